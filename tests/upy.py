@@ -1,0 +1,51 @@
+"""Run code on the MicroPython unix port, with the firmware's flat /lib path.
+
+On a device every firmware module sits in one flat namespace; here the
+firmware folders (and, for hardware code, host_sim's shims) are put on
+MICROPYPATH in the same order, so `import gomoku` works as on a board.
+"""
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+FIRMWARE_PATH = [
+    ROOT / "firmware" / "engine",
+    ROOT / "firmware" / "drivers",
+    ROOT / "firmware" / "app",
+    ROOT / "firmware",
+    ROOT / "boards",
+]
+SHIMS = ROOT / "host_sim" / "shims"
+
+
+def micropython_binary():
+    venv = Path(sys.executable).parent / "micropython"
+    if venv.exists():
+        return str(venv)
+    found = shutil.which("micropython")
+    if not found:
+        raise RuntimeError("micropython (unix port) not found: run `make setup`")
+    return found
+
+
+def run(code, heapsize="64k", shims=False, extra_path=(), timeout=300, args=()):
+    """Run `code` (a string) on the unix port; return its stdout.
+
+    Raises AssertionError with stdout and stderr if it exits non-zero.
+    `shims=True` puts host_sim's machine/micropython/time shims first, as the
+    simulator does, so drivers and the app run against the chip models.
+    """
+    path = ([SHIMS] if shims else []) + [Path(p) for p in extra_path] + FIRMWARE_PATH
+    env = dict(os.environ, MICROPYPATH=":".join(str(p) for p in path))
+    proc = subprocess.run(
+        [micropython_binary(), "-X", "heapsize=" + heapsize, "-c", code, *args],
+        capture_output=True, text=True, timeout=timeout, env=env, cwd=str(ROOT),
+    )
+    if proc.returncode != 0:
+        raise AssertionError(
+            "micropython exited %d\n--- stdout\n%s\n--- stderr\n%s"
+            % (proc.returncode, proc.stdout[-4000:], proc.stderr[-4000:]))
+    return proc.stdout
