@@ -1,0 +1,74 @@
+"""The simulator's clock, in microseconds.
+
+Virtual by default: time moves only when the firmware sleeps or a bus
+transfers bytes, so a headless run is exactly repeatable. `set_real(True)`
+follows the wall clock instead (the interactive window).
+"""
+_now = 0
+_real = False
+_start = 0
+_timers = []        # [due_us, seq, fn], kept sorted
+_seq = 0
+_hooks = []         # fn(now_us) after every advance (front ends pump here)
+
+
+def _wall_us():
+    import time
+    return time.monotonic_ns() // 1000
+
+
+def set_real(real):
+    global _real, _start
+    _real = real
+    if real:
+        _start = _wall_us() - _now
+
+
+def now_us():
+    if _real:
+        return _wall_us() - _start
+    return _now
+
+
+def call_at(due_us, fn):
+    """Run fn() once the clock reaches due_us (scripted events, radio air)."""
+    global _seq
+    _seq += 1
+    _timers.append([due_us, _seq, fn])
+    _timers.sort()
+
+
+def add_hook(fn):
+    _hooks.append(fn)
+
+
+def advance_us(us):
+    """Time passes (a sleep, a bus transfer); a real clock really waits.
+
+    Timers due within the interval fire in order, each at its own time.
+    """
+    global _now
+    if us < 0:
+        us = 0
+    if _real:
+        import time
+        time.sleep(us / 1000000)
+        end = now_us()
+    else:
+        end = _now + us
+    while _timers and _timers[0][0] <= end:
+        due, _, fn = _timers.pop(0)
+        if not _real and due > _now:
+            _now = due
+        fn()
+    if not _real and end > _now:
+        _now = end
+    for fn in _hooks:
+        fn(now_us())
+
+
+def reset(us=0):
+    global _now
+    _now = us
+    del _timers[:]
+    del _hooks[:]
