@@ -1,0 +1,440 @@
+"""Arena: play Gomocup brains against each other, refereed by gomoku.Game.
+
+Each engine is a command line speaking the Gomocup (piskvork) protocol, e.g.
+`.venv/bin/python tools/pbrain.py --level 2` or any external brain. A match
+plays pairs of games from seeded, varied openings (a few stones near the
+centre), colours swapped within each pair. The referee is the project's own
+`gomoku.Game`: an illegal move, a crash, garbage output or a timeout loses.
+
+CLI:
+    python tools/arena.py "CMD A" "CMD B" --games 20 --rule 0 --timeout 30
+Python:
+    from arena import run_match
+    result = run_match(cmd_a, cmd_b, games=20)
+    result.score(0)      # fraction of points for A (win 1, draw 1/2)
+    print(result.table())
+
+A `{seed}` in a command is replaced by a per-game number, so seedable brains
+vary between games yet every match is repeatable.
+"""
+import argparse
+import os
+import random
+import select
+import shlex
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+for _p in ("firmware/engine",):
+    _full = str(ROOT / _p)
+    if _full not in sys.path:
+        sys.path.insert(0, _full)
+
+FREESTYLE, STANDARD, RENJU = 0, 1, 4
+
+
+def _gomoku():
+    """The project's engine (the referee), imported when a game is refereed."""
+    import gomoku
+    return gomoku
+
+SIZE = 15
+RULE_NAMES = {0: "freestyle", 1: "standard", 4: "renju"}
+
+
+class BrainError(Exception):
+    """The brain crashed, timed out or said something that is not a move."""
+
+
+class Brain:
+    """One brain process, driven over stdin/stdout."""
+
+    def __init__(self, command, name=None, cwd=None):
+        self.argv = shlex.split(command) if isinstance(command, str) else list(command)
+        self.name = name or " ".join(self.argv)
+        self.proc = subprocess.Popen(
+            self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL, cwd=cwd or str(ROOT), bufsize=0)
+        self._buf = b""
+
+    def send(self, line):
+        try:
+            self.proc.stdin.write((line + "\n").encode())
+            self.proc.stdin.flush()
+        except (BrokenPipeError, OSError):
+            raise BrainError("crashed (stdin closed)")
+
+    def readline(self, timeout):
+        """Next line of output that is not MESSAGE/DEBUG, within `timeout` s."""
+        deadline = time.monotonic() + timeout
+        fd = self.proc.stdout.fileno()
+        while True:
+            while b"\n" in self._buf:
+                line, self._buf = self._buf.split(b"\n", 1)
+                text = line.decode("utf-8", "replace").strip()
+                if not text:
+                    continue
+                word = text.split(None, 1)[0].upper()
+                if word in ("MESSAGE", "DEBUG", "SUGGEST"):
+                    continue
+                return text
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise BrainError("timeout")
+            ready, _, _ = select.select([fd], [], [], left)
+            if not ready:
+                raise BrainError("timeout")
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                raise BrainError("crashed (exit %s)" % self.proc.poll())
+            self._buf += chunk
+
+    def ask_move(self, line, timeout):
+        """Send a command that wants a move; return ((x, y), seconds)."""
+        t0 = time.monotonic()
+        self.send(line)
+        reply = self.readline(timeout)
+        spent = time.monotonic() - t0
+        parts = reply.split(",")
+        try:
+            x, y = int(parts[0]), int(parts[1])
+            if len(parts) != 2:
+                raise ValueError
+        except ValueError:
+            raise BrainError("not a move: %r" % reply[:80])
+        return (x, y), spent
+
+    def close(self):
+        try:
+            self.send("END")
+        except BrainError:
+            pass
+        try:
+            self.proc.wait(timeout=2)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+
+
+def openings(count, seed=1, rule=FREESTYLE, min_stones=2, max_stones=4, radius=2):
+    """`count` distinct openings: lists of (x, y), black first, near the centre.
+
+    Stones fall in the (2*radius+1)^2 square around the centre; none ends the
+    game or is forbidden, so every opening is a playable, roughly balanced start.
+    """
+    rng = random.Random(seed)
+    c = SIZE // 2
+    found, seen = [], set()
+    tries = 0
+    while len(found) < count:
+        tries += 1
+        if tries > count * 1000:
+            raise ValueError("cannot find %d distinct openings" % count)
+        n = rng.randint(min_stones, max_stones)
+        g = _gomoku().Game(rule=rule)
+        stones = []
+        while len(stones) < n:
+            x = c + rng.randint(-radius, radius)
+            y = c + rng.randint(-radius, radius)
+            if g.stone(x, y):
+                continue
+            try:
+                g.play(x, y)
+            except ValueError:
+                break
+            stones.append((x, y))
+        if len(stones) != n or g.winner:
+            continue
+        key = tuple(stones)
+        if key in seen:
+            continue
+        seen.add(key)
+        found.append(stones)
+    return found
+
+
+class GameRecord:
+    def __init__(self, black, white, opening):
+        self.black = black          # engine index (0 = A, 1 = B)
+        self.white = white
+        self.opening = list(opening)
+        self.moves = []             # moves after the opening, (x, y)
+        self.times = ([], [])       # seconds per move, by engine index
+        self.winner = None          # engine index, or None for a draw
+        self.reason = ""
+
+    def __repr__(self):
+        return "GameRecord(black=%d, white=%d, winner=%r, %s, %d moves)" % (
+            self.black, self.white, self.winner, self.reason, len(self.moves))
+
+
+def _board_command(history, own_color):
+    lines = ["BOARD"]
+    for i, (x, y) in enumerate(history):
+        color = 1 if i % 2 == 0 else 2
+        lines.append("%d,%d,%d" % (x, y, 1 if color == own_color else 2))
+    lines.append("DONE")
+    return "\n".join(lines)
+
+
+def play_game(cmd_black, cmd_white, opening=(), rule=FREESTYLE, timeout=30.0,
+              idx_black=0, idx_white=1, seed=0, max_moves=SIZE * SIZE):
+    """Play one game; return a GameRecord (engine indexes as given)."""
+    rec = GameRecord(idx_black, idx_white, opening)
+    g = _gomoku().Game(rule=rule)
+    for x, y in opening:
+        g.play(x, y)
+    history = list(opening)
+    brains = {}
+    fresh = {1: True, 2: True}
+    try:
+        for color, cmd in ((1, cmd_black), (2, cmd_white)):
+            idx = idx_black if color == 1 else idx_white
+            try:
+                b = Brain(cmd.replace("{seed}", str(seed * 2 + color)))
+                brains[color] = b
+                b.send("START %d" % SIZE)
+                reply = b.readline(timeout)
+                if reply.upper() != "OK":
+                    raise BrainError("START answered %r" % reply[:80])
+                b.send("INFO rule %d" % rule)
+                b.send("INFO timeout_turn %d" % int(timeout * 1000))
+            except BrainError as e:
+                rec.winner = idx_white if color == 1 else idx_black
+                rec.reason = "%s failed to start: %s" % ("black" if color == 1 else "white", e)
+                return rec
+            except OSError as e:
+                rec.winner = idx_white if color == 1 else idx_black
+                rec.reason = "cannot run %r: %s" % (cmd, e)
+                return rec
+        while g.winner == 0 and len(history) < max_moves:
+            color = g.turn
+            idx = idx_black if color == 1 else idx_white
+            other = idx_white if color == 1 else idx_black
+            side = "black" if color == 1 else "white"
+            b = brains[color]
+            if fresh[color]:
+                fresh[color] = False
+                cmd = "BEGIN" if not history else _board_command(history, color)
+            else:
+                cmd = "TURN %d,%d" % history[-1]
+            try:
+                (x, y), spent = b.ask_move(cmd, timeout)
+            except BrainError as e:
+                rec.winner, rec.reason = other, "%s %s" % (side, e)
+                return rec
+            rec.times[idx].append(spent)
+            try:
+                g.play(x, y)
+            except ValueError as e:
+                rec.winner, rec.reason = other, "%s illegal move %d,%d: %s" % (side, x, y, e)
+                return rec
+            history.append((x, y))
+            rec.moves.append((x, y))
+        if g.winner in (1, 2):
+            rec.winner = idx_black if g.winner == 1 else idx_white
+            rec.reason = ("black" if g.winner == 1 else "white") + " five"
+        else:
+            rec.winner, rec.reason = None, "draw"
+        return rec
+    finally:
+        for b in brains.values():
+            b.close()
+
+
+class MatchResult:
+    def __init__(self, names, games, rule):
+        self.names = names
+        self.games = games
+        self.rule = rule
+
+    def wins(self, i):
+        return sum(1 for r in self.games if r.winner == i)
+
+    def draws(self):
+        return sum(1 for r in self.games if r.winner is None)
+
+    def score(self, i):
+        """Fraction of points for engine i: win 1, draw 1/2."""
+        if not self.games:
+            return 0.0
+        return (self.wins(i) + 0.5 * self.draws()) / len(self.games)
+
+    def times(self, i):
+        out = []
+        for r in self.games:
+            out.extend(r.times[i])
+        return out
+
+    def time_stats(self, i):
+        t = self.times(i)
+        if not t:
+            return {"moves": 0, "median": 0.0, "mean": 0.0, "max": 0.0}
+        return {"moves": len(t), "median": statistics.median(t),
+                "mean": sum(t) / len(t), "max": max(t)}
+
+    def table(self):
+        out = ["%d games, rule %s" % (len(self.games), RULE_NAMES.get(self.rule, self.rule)),
+               "%-40s %5s %5s %5s %6s %7s %9s %9s" % (
+                   "engine", "win", "loss", "draw", "score", "as blk", "med ms", "max ms")]
+        for i in (0, 1):
+            as_black = sum(1 for r in self.games if r.black == i and r.winner == i)
+            st = self.time_stats(i)
+            out.append("%-40s %5d %5d %5d %5.1f%% %7d %9.1f %9.1f" % (
+                self.names[i][-40:], self.wins(i), self.wins(1 - i), self.draws(),
+                100 * self.score(i), as_black, st["median"] * 1000, st["max"] * 1000))
+        reasons = {}
+        for r in self.games:
+            key = r.reason.split(":")[0]
+            reasons[key] = reasons.get(key, 0) + 1
+        out.append("endings: " + ", ".join("%s %d" % kv for kv in sorted(reasons.items())))
+        return "\n".join(out)
+
+
+def run_match(cmd_a, cmd_b, games=10, rule=FREESTYLE, timeout=30.0, seed=1,
+              workers=2, names=None, progress=None):
+    """Play `games` games (rounded up to pairs), colours swapped in each pair."""
+    pairs = (games + 1) // 2
+    ops = openings(pairs, seed=seed, rule=rule)
+    jobs = []
+    for k, op in enumerate(ops):
+        jobs.append((cmd_a, cmd_b, op, 0, 1, 2 * k))
+        jobs.append((cmd_b, cmd_a, op, 1, 0, 2 * k + 1))
+    lock = threading.Lock()
+
+    def one(job):
+        cb, cw, op, ib, iw, n = job
+        rec = play_game(cb, cw, op, rule=rule, timeout=timeout, idx_black=ib,
+                        idx_white=iw, seed=seed * 1000 + n)
+        if progress:
+            with lock:
+                progress(rec)
+        return rec
+
+    with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
+        records = list(pool.map(one, jobs))
+    return MatchResult(names or [str(cmd_a), str(cmd_b)], records, rule)
+
+
+def serve(choose, name="brain", stdin=None, stdout=None):
+    """Run a Gomocup brain loop around `choose(grid, me, rule, last) -> (x, y)`.
+
+    grid[y][x] is 0 empty, 1 black, 2 white; `me` is the colour to move;
+    `last` is the opponent's last move or None. Used by the reference brains.
+    """
+    stdin = stdin or sys.stdin
+    stdout = stdout or sys.stdout
+    stones = []                      # (x, y, 1 own / 2 opponent), in order
+    rule = 0
+
+    def out(text):
+        stdout.write(text + "\n")
+        stdout.flush()
+
+    def reply():
+        me = 1 if len(stones) % 2 == 0 else 2
+        grid = [[0] * SIZE for _ in range(SIZE)]
+        for x, y, f in stones:
+            grid[y][x] = me if f == 1 else 3 - me
+        last = None
+        if stones and stones[-1][2] == 2:
+            last = stones[-1][:2]
+        x, y = choose(grid, me, rule, last)
+        stones.append((x, y, 1))
+        out("%d,%d" % (x, y))
+
+    def parse_xy(text):
+        x, y = [int(v) for v in text.split(",")[:2]]
+        if not (0 <= x < SIZE and 0 <= y < SIZE):
+            raise ValueError("off board")
+        return x, y
+
+    while True:
+        line = stdin.readline()
+        if not line:
+            return
+        cmd = line.strip()
+        if not cmd:
+            continue
+        word, _, arg = cmd.partition(" ")
+        word = word.upper()
+        try:
+            if word == "START":
+                if int(arg) != SIZE:
+                    out("ERROR only %dx%d boards" % (SIZE, SIZE))
+                else:
+                    stones = []
+                    out("OK")
+            elif word == "RESTART":
+                stones = []
+                out("OK")
+            elif word == "INFO":
+                key, _, val = arg.partition(" ")
+                if key.lower() == "rule":
+                    v = int(val)
+                    rule = 4 if v & 4 else (1 if v & 1 else 0)
+            elif word == "BEGIN":
+                stones = []
+                reply()
+            elif word == "TURN":
+                x, y = parse_xy(arg)
+                if any(s[0] == x and s[1] == y for s in stones):
+                    raise ValueError("occupied")
+                stones.append((x, y, 2))
+                reply()
+            elif word == "BOARD":
+                new = []
+                while True:
+                    row = stdin.readline()
+                    if not row or row.strip().upper() == "DONE":
+                        break
+                    x, y = parse_xy(row.strip())
+                    new.append((x, y, int(row.strip().split(",")[2])))
+                stones = new
+                reply()
+            elif word == "TAKEBACK":
+                x, y = parse_xy(arg)
+                stones = [s for s in stones if (s[0], s[1]) != (x, y)]
+                out("OK")
+            elif word == "ABOUT":
+                out('name="%s", version="1.0", country="-"' % name)
+            elif word == "END":
+                return
+            else:
+                out("UNKNOWN " + cmd[:40])
+        except (ValueError, IndexError) as e:
+            out("ERROR %s: %s" % (word, e))
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("engine_a", help="brain command (quoted), e.g. '.venv/bin/python tools/pbrain.py --level 2'")
+    ap.add_argument("engine_b", help="second brain command")
+    ap.add_argument("--games", type=int, default=10, help="games (rounded up to pairs)")
+    ap.add_argument("--rule", type=int, default=0, choices=(0, 1, 4), help="0 freestyle, 1 standard, 4 renju")
+    ap.add_argument("--timeout", type=float, default=30.0, help="seconds per move before the brain loses")
+    ap.add_argument("--seed", type=int, default=1, help="opening seed")
+    ap.add_argument("--workers", type=int, default=2, help="games played at once")
+    ap.add_argument("-v", "--verbose", action="store_true", help="print each game")
+    args = ap.parse_args(argv)
+    if args.games < 1:
+        ap.error("--games must be at least 1")
+
+    def show(rec):
+        if args.verbose:
+            print(rec, flush=True)
+
+    res = run_match(args.engine_a, args.engine_b, games=args.games, rule=args.rule,
+                    timeout=args.timeout, seed=args.seed, workers=args.workers, progress=show)
+    print(res.table())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
