@@ -1,0 +1,519 @@
+"""The emulated BBC micro:bit: MicroPython 1.9.2 on qemu-system-arm -M microbit.
+
+A reusable API and a CLI.
+
+    with MicroBit() as mb:
+        mb.put("gomoku.py", text)       # a file on the micro:bit's flash
+        mb.soft_reset()                 # fresh heap
+        print(mb.exec("import gomoku"))  # stdout; MicroBitError on a traceback
+        print(mb.mem_free())
+
+    python tools/mcu.py game --level 1 [--rule 0] [--opening N]
+    python tools/mcu.py exec "print(1+1)" [--put file.py ...]
+
+How it talks to the board. The REPL is on the emulated UART (qemu's stdio,
+no monitor mux so Ctrl-A reaches the guest). The guest drops UART input that
+arrives faster than it reads it (a small receive ring that overflows while
+MicroPython is busy), even with paced writes: only real flow control is safe.
+So the raw REPL (Ctrl-A; Ctrl-D runs; 'OK' stdout '\\x04' stderr '\\x04>')
+receives one fixed short command, `exec(eval(input('\\x05')))`, and the code
+itself follows as one `ascii()` line read by input(): readline echoes every
+character, and the host never has more than WINDOW unechoed bytes in flight
+and compares the echo with what it sent. Files go the same way, a line of at
+most LINE characters at a time. Guest time is an instruction count
+(`-icount shift=6`, ~15.6 MHz), so ticks_ms/ticks_us are repeatable.
+"""
+import argparse
+import ast
+import io
+import json
+import os
+import random
+import select
+import subprocess
+import sys
+import time
+import tokenize
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+ENGINE = ROOT / "firmware" / "engine"
+FIRMWARE_HEX = "/usr/share/firmware-microbit-micropython/firmware.hex"
+QEMU = "qemu-system-arm"
+
+WINDOW = 16          # unechoed bytes in flight (the guest's ring is small)
+LINE = 96            # characters of a file per input() line
+PROMPT = b"\x05"     # input() prompt that says "send the next line"
+COMMAND = b"exec(eval(input('\\x05')))"
+
+
+class MicroBitError(Exception):
+    """Code raised on the micro:bit; .traceback holds the guest's text."""
+
+    def __init__(self, traceback, code="", output=""):
+        self.traceback = traceback
+        self.code = code
+        self.output = output
+        super().__init__("micro:bit raised:\n" + traceback.rstrip())
+
+
+class LinkError(Exception):
+    """The UART link misbehaved (timeout, lost bytes, qemu died)."""
+
+
+class MicroBit:
+    """One emulated micro:bit running MicroPython 1.9.2, in the raw REPL."""
+
+    def __init__(self, firmware=FIRMWARE_HEX, qemu=QEMU, icount=6,
+                 boot_timeout=30.0, timeout=120.0):
+        self.firmware = firmware
+        self.qemu = qemu
+        self.icount = icount
+        self.boot_timeout = boot_timeout
+        self.timeout = timeout
+        self.proc = None
+        self._buf = b""
+        self.retries = 0        # commands re-sent after a lost byte
+
+    # -- life cycle -------------------------------------------------------
+    def start(self):
+        if not Path(self.firmware).exists():
+            raise LinkError("micro:bit firmware not found: %s (apt-get install "
+                            "firmware-microbit-micropython)" % self.firmware)
+        cmd = [self.qemu, "-M", "microbit", "-device",
+               "loader,file=" + self.firmware, "-display", "none",
+               "-monitor", "none", "-serial", "stdio",
+               "-icount", "shift=%d" % self.icount]
+        try:
+            self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE,
+                                         stdout=subprocess.PIPE,
+                                         stderr=subprocess.DEVNULL, bufsize=0)
+        except FileNotFoundError:
+            raise LinkError("%s not found (apt-get install qemu-system-arm)"
+                            % self.qemu) from None
+        self._read_until(b">>> ", self.boot_timeout)
+        self._enter_raw()
+        return self
+
+    def close(self):
+        if self.proc is not None:
+            self.proc.kill()
+            self.proc.wait()
+            for f in (self.proc.stdin, self.proc.stdout):
+                f.close()
+            self.proc = None
+
+    def __enter__(self):
+        return self.start()
+
+    def __exit__(self, *exc):
+        self.close()
+
+    # -- raw UART ---------------------------------------------------------
+    def _write(self, data):
+        try:
+            self.proc.stdin.write(data)
+        except (BrokenPipeError, OSError):
+            raise LinkError("qemu exited") from None
+
+    def _pump(self, wait):
+        """Read what the guest sent within `wait` seconds into the buffer."""
+        fd = self.proc.stdout.fileno()
+        r, _, _ = select.select([fd], [], [], wait)
+        if r:
+            data = os.read(fd, 65536)
+            if not data:
+                raise LinkError("qemu exited; output so far: %r" % self._buf[-300:])
+            self._buf += data
+
+    def _read_until(self, marker, timeout):
+        end = time.monotonic() + timeout
+        while marker not in self._buf:
+            left = end - time.monotonic()
+            if left <= 0:
+                raise LinkError("timeout waiting for %r; got %r"
+                                % (marker, self._buf[-300:]))
+            self._pump(min(left, 0.5))
+        i = self._buf.index(marker) + len(marker)
+        out, self._buf = self._buf[:i], self._buf[i:]
+        return out
+
+    def _enter_raw(self):
+        self._buf = b""
+        self._write(b"\r\x03\x03\x01")
+        self._read_until(b"raw REPL; CTRL-B to exit\r\n>", 5)
+
+    def _send_echoed(self, line):
+        """Send one input() line (printable ASCII), checking its echo."""
+        data = line + b"\r"
+        expect = line + b"\r\n"
+        sent = seen = 0
+        end = time.monotonic() + max(10.0, len(data) / 200.0)
+        while seen < len(expect):
+            if sent < len(data) and sent - seen < WINDOW:
+                n = min(len(data) - sent, WINDOW - (sent - seen))
+                self._write(data[sent:sent + n])
+                sent += n
+            self._pump(0.002 if sent < len(data) else 0.05)
+            if self._buf:
+                got = self._buf[:len(expect) - seen]
+                if got != expect[seen:seen + len(got)]:
+                    raise LinkError("echo mismatch after %d bytes: sent %r, got %r"
+                                    % (seen, expect[seen:seen + 20], got[:20]))
+                seen += len(got)
+                self._buf = self._buf[len(got):]
+            if time.monotonic() > end:
+                raise LinkError("echo timeout after %d of %d bytes" % (seen, len(expect)))
+
+    def _abort(self):
+        """Give up on a half-sent command: back to an empty raw REPL prompt."""
+        self._write(b"\x03")
+        time.sleep(0.05)
+        self._write(b"\x03")
+        try:
+            self._read_until(b"\x04>", 5)
+        except LinkError:
+            pass
+        time.sleep(0.05)
+        self._pump(0.05)
+        self._buf = b""
+        self._write(b"\x01")
+        self._read_until(b"raw REPL; CTRL-B to exit\r\n>", 5)
+
+    def _begin(self, code):
+        """Start running `code` (a str); return once the guest has it all."""
+        payload = ascii(code).encode("ascii")
+        for attempt in range(5):
+            try:
+                self._buf = b""
+                self._write(COMMAND + b"\x04")
+                head = self._read_until(PROMPT, 5)
+                if not head.endswith(b"OK" + PROMPT):
+                    raise LinkError("bad start: %r" % head)
+                self._send_echoed(payload)
+                return
+            except LinkError:
+                if self.proc.poll() is not None or attempt == 4:
+                    raise
+                self.retries += 1
+                self._abort()
+
+    def _finish(self, timeout, code=""):
+        out = self._read_until(b"\x04", timeout)[:-1]
+        err = self._read_until(b"\x04>", 10)[:-2]
+        text = out.decode("utf-8", "replace").replace("\r\n", "\n")
+        if err:
+            raise MicroBitError(err.decode("utf-8", "replace").replace("\r\n", "\n"),
+                                code, text)
+        return text
+
+    # -- API --------------------------------------------------------------
+    def exec(self, code, timeout=None):
+        """Run `code` in the board's __main__; return its stdout.
+
+        Raises MicroBitError (with the guest's traceback) if it raised.
+        Keep code small: its source and bytecode share the ~9 KB heap.
+        """
+        self._begin(code)
+        return self._finish(self.timeout if timeout is None else timeout, code)
+
+    def eval(self, expr, timeout=None):
+        """The value of a Python literal expression evaluated on the board."""
+        return ast.literal_eval(self.exec("print(repr(%s))" % expr, timeout).strip())
+
+    def put(self, name, text):
+        """Write `text` to file `name` on the board's flash (replaces it)."""
+        if "\x03" in text:
+            raise ValueError("Ctrl-C (\\x03) cannot go over the REPL")
+        loader = ("f=open(%r,'w')\nwhile 1:\n l=eval(input('\\x05'))\n"
+                  " if not l:break\n f.write(l)\nf.close()\ndel f,l" % name)
+        self._begin(loader)
+        for i in range(0, len(text), LINE):
+            self._read_until(PROMPT, 10)
+            self._send_echoed(ascii(text[i:i + LINE]).encode("ascii"))
+        self._read_until(PROMPT, 10)
+        self._send_echoed(b"''")
+        self._finish(30)
+        size = self.eval("__import__('os').size(%r)" % name)
+        want = len(text.encode("utf-8"))
+        if size != want:
+            raise LinkError("%s: %d bytes on the board, %d sent" % (name, size, want))
+
+    def get(self, name):
+        """The text of file `name` on the board."""
+        out = self.exec("f=open(%r)\nwhile 1:\n s=f.read(64)\n if not s:break\n"
+                        " print(repr(s))\nf.close()\ndel f,s" % name)
+        return "".join(ast.literal_eval(ln) for ln in out.splitlines() if ln)
+
+    def listdir(self):
+        return self.eval("__import__('os').listdir()")
+
+    def remove(self, name):
+        self.exec("__import__('os').remove(%r)" % name)
+
+    def soft_reset(self):
+        """Soft reboot: clears the heap and all state (files stay)."""
+        self._buf = b""
+        self._write(b"\x04")
+        self._read_until(b"soft reboot\r\nraw REPL; CTRL-B to exit\r\n>", 10)
+
+    def mem_free(self):
+        """Free heap in bytes after a collection."""
+        return int(self.exec("import gc\ngc.collect()\nprint(gc.mem_free())"))
+
+
+# -- uploading modules ------------------------------------------------------
+def strip_source(text):
+    """`text` without comments and docstrings, with the same line numbers.
+
+    What mpy-cross would drop: MicroPython 1.9.2 cannot load today's .mpy
+    files, and a docstring is parsed into a heap string while importing.
+    """
+    starts = [0]
+    for ln in text.splitlines(keepends=True):
+        starts.append(starts[-1] + len(ln))
+    toks = [t for t in tokenize.generate_tokens(io.StringIO(text).readline)
+            if t.type != tokenize.NL]
+    cuts = []
+    for i, tok in enumerate(toks):
+        if tok.type == tokenize.COMMENT:
+            cuts.append((tok.start, tok.end, ""))
+        elif (tok.type == tokenize.STRING
+              and (i == 0 or toks[i - 1].type in (tokenize.NEWLINE, tokenize.INDENT,
+                                                  tokenize.DEDENT, tokenize.COMMENT))
+              and i + 1 < len(toks)
+              and toks[i + 1].type in (tokenize.NEWLINE, tokenize.COMMENT)):
+            cuts.append((tok.start, tok.end, "0" + "\n" * (tok.end[0] - tok.start[0])))
+    out = text
+    for (r0, c0), (r1, c1), rep in reversed(cuts):
+        out = out[:starts[r0 - 1] + c0] + rep + out[starts[r1 - 1] + c1:]
+    out = "\n".join(ln.rstrip() for ln in out.split("\n"))
+    compile(out, "<stripped>", "exec")
+    return out
+
+
+def engine_modules(entry=("gomoku", "ai"), engine=ENGINE):
+    """Engine modules the entry modules import at top level, transitively.
+
+    Only module-level imports count: what a level needs beyond level 1 is
+    imported inside functions, when asked for, and is not uploaded.
+    """
+    found = []
+    todo = list(entry)
+    while todo:
+        name = todo.pop(0)
+        path = engine / (name + ".py")
+        if name in found or not path.exists():
+            continue
+        found.append(name)
+        tree = ast.parse(path.read_text(), str(path))
+        for node in tree.body:
+            names = []
+            if isinstance(node, ast.Import):
+                names = [a.name.split(".")[0] for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                names = [node.module.split(".")[0]]
+            elif isinstance(node, ast.Try):
+                for sub in node.body:
+                    if isinstance(sub, ast.Import):
+                        names += [a.name.split(".")[0] for a in sub.names]
+                    elif isinstance(sub, ast.ImportFrom) and sub.module:
+                        names.append(sub.module.split(".")[0])
+            todo += [n for n in names if (engine / (n + ".py")).exists()]
+    missing = [n for n in entry if n not in found]
+    if missing:
+        raise FileNotFoundError("engine module(s) missing: %s in %s"
+                                % (", ".join(missing), engine))
+    return found
+
+
+# -- a level-N game on the board ---------------------------------------------
+# Kept tiny: it shares the heap with the engine. One line per move:
+# "<move> <us> <free-before>" or "E <exception>"; the heap is locked only
+# around best_move, so printing happens unlocked.
+GAME_DRIVER = """\
+def _game(r,lv,op):
+ g=gomoku.Game(r)
+ for m in op:g.play(m%15,m//15)
+ while g.winner==0:
+  gc.collect()
+  f=gc.mem_free()
+  micropython.heap_lock()
+  t=utime.ticks_us()
+  try:
+   m=ai.best_move(g,lv)
+   e=None
+  except Exception as x:
+   e=x
+  t=utime.ticks_diff(utime.ticks_us(),t)
+  micropython.heap_unlock()
+  if e is not None:
+   print('E',repr(e))
+   return
+  print(m,t,f)
+  try:
+   g.play(m%15,m//15)
+  except ValueError as x:
+   print('I',m,repr(x))
+   return
+ print('W',g.winner)
+"""
+
+
+def opening(seed, stones=4):
+    """A short fixed opening near the centre, different for each seed."""
+    if seed == 0:
+        return []
+    rnd = random.Random(seed)
+    moves = [7 * 15 + 7]
+    while len(moves) < stones:
+        x, y = rnd.randint(4, 10), rnd.randint(4, 10)
+        if y * 15 + x not in moves:
+            moves.append(y * 15 + x)
+    return moves
+
+
+def check_game(rule, op, moves, winner):
+    """Replay on a plain host board: every move on an empty point, and the
+    final move makes the claimed five (a freestyle/standard check; renju
+    forbidden points are the engine's own tests' job). Returns problems."""
+    board = {}
+    problems = []
+    for i, m in enumerate(op + moves):
+        if not (0 <= m < 225):
+            problems.append("move %d off board: %r" % (i, m))
+            return problems
+        if m in board:
+            problems.append("move %d on occupied point %d,%d" % (i, m % 15, m // 15))
+            return problems
+        board[m] = 1 + i % 2
+    if winner in (1, 2):
+        last = (op + moves)[-1]
+        colour = board[last]
+        if colour != winner:
+            problems.append("winner %d but the last stone is colour %d" % (winner, colour))
+        x0, y0 = last % 15, last // 15
+        best = 0
+        for dx, dy in ((1, 0), (0, 1), (1, 1), (1, -1)):
+            n = 1
+            for s in (1, -1):
+                x, y = x0 + s * dx, y0 + s * dy
+                while 0 <= x < 15 and 0 <= y < 15 and board.get(y * 15 + x) == colour:
+                    n += 1
+                    x, y = x + s * dx, y + s * dy
+            if rule == 0 and n >= 5 or n == 5 or (rule == 4 and colour == 2 and n >= 5):
+                best = n
+        if not best:
+            problems.append("winner %d claimed without a winning line" % winner)
+    elif winner == 3 and len(board) != 225:
+        problems.append("draw claimed with %d stones on the board" % len(board))
+    elif winner == 0:
+        problems.append("game did not finish")
+    return problems
+
+
+def play_game(level=1, rule=0, seed=1, strip=True, mb=None, engine=ENGINE, log=None):
+    """Upload the engine, soft-reset, play one game on the board: a report dict."""
+    names = engine_modules(engine=engine)
+    own = mb is None
+    mb = mb or MicroBit().start()
+    report = {"level": level, "rule": rule, "modules": {}, "error": None}
+    try:
+        t0 = time.monotonic()
+        for name in names:
+            text = (engine / (name + ".py")).read_text()
+            sent = strip_source(text) if strip else text
+            mb.put(name + ".py", sent)
+            report["modules"][name] = {"source_bytes": len(text.encode()),
+                                       "uploaded_bytes": len(sent.encode())}
+        report["upload_s"] = round(time.monotonic() - t0, 2)
+        mb.soft_reset()
+        mb.exec("import gc,utime,micropython")
+        report["free_before_import"] = mb.mem_free()
+        try:
+            mb.exec("import %s" % ",".join(names))
+            report["free_after_import"] = mb.mem_free()
+            mb.exec(GAME_DRIVER)
+        except MicroBitError as e:
+            report["error"] = e.traceback.strip().splitlines()[-1]
+            report["traceback"] = e.traceback
+            report["memory_error"] = "MemoryError" in e.traceback
+            return report
+        report["import_bytes"] = report["free_before_import"] - report["free_after_import"]
+        report["free_before_game"] = mb.mem_free()
+        op = opening(seed)
+        report["opening"] = [[m % 15, m // 15] for m in op]
+        t0 = time.monotonic()
+        try:
+            out = mb.exec("_game(%d,%d,%r)" % (rule, level, op), timeout=1800)
+        except MicroBitError as e:
+            report["error"] = e.traceback.strip().splitlines()[-1]
+            report["traceback"] = e.traceback
+            out = ""
+        report["game_s"] = round(time.monotonic() - t0, 2)
+        moves, us, free = [], [], []
+        winner = 0
+        for ln in out.split("\n"):
+            f = ln.split(None, 1)
+            if not f:
+                continue
+            if f[0] == "W":
+                winner = int(f[1])
+            elif f[0] in ("E", "I"):
+                report["error"] = ln
+            else:
+                m, t, fr = map(int, ln.split())
+                moves.append(m)
+                us.append(t)
+                free.append(fr)
+        ms = [t / 1000 for t in us]
+        report["moves"] = [[m % 15, m // 15] for m in moves]
+        report["move_ms"] = [round(t, 1) for t in ms]
+        report["median_ms"] = round(sorted(ms)[len(ms) // 2], 1) if ms else None
+        report["max_ms"] = round(max(ms), 1) if ms else None
+        report["min_free_during_game"] = min(free) if free else None
+        report["winner"] = winner
+        report["memory_error"] = "MemoryError" in (report["error"] or "")
+        report["heap_locked_moves"] = len(moves)
+        report["free_at_end"] = mb.mem_free()
+        report["problems"] = check_game(rule, op, moves, winner)
+        report["link_retries"] = mb.retries
+        return report
+    finally:
+        if own:
+            mb.close()
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    g = sub.add_parser("game", help="play a complete game on the micro:bit, print a JSON report")
+    g.add_argument("--level", type=int, default=1)
+    g.add_argument("--rule", type=int, default=0, choices=(0, 1, 4))
+    g.add_argument("--opening", type=int, default=1,
+                   help="seed of the fixed 4-stone opening (0: empty board)")
+    g.add_argument("--no-strip", action="store_true",
+                   help="upload sources as they are (docstrings cost heap on import)")
+    e = sub.add_parser("exec", help="run code on a fresh micro:bit, print its output")
+    e.add_argument("code")
+    e.add_argument("--put", nargs="*", default=[], help="files to upload first")
+    a = ap.parse_args(argv)
+    if a.cmd == "game":
+        rep = play_game(a.level, a.rule, a.opening, strip=not a.no_strip)
+        print(json.dumps(rep, indent=1))
+        return 1 if rep["error"] or rep["problems"] else 0
+    with MicroBit() as mb:
+        for p in a.put:
+            mb.put(Path(p).name, Path(p).read_text())
+        if a.put:
+            mb.soft_reset()
+        try:
+            sys.stdout.write(mb.exec(a.code))
+        except MicroBitError as err:
+            sys.stdout.write(err.traceback)
+            return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
