@@ -1,0 +1,113 @@
+"""InvenSense MPU-6050 gyroscope + accelerometer on I2C (GY-521: 0x68).
+
+    imu = MPU6050(i2c, addr=0x68, dps=250, g=2)
+    rates = [0, 0, 0]
+    imu.read_rates(rates)       # x, y, z in millidegrees per second
+    imu.read_accel(acc)         # x, y, z in milli-g
+    imu.read_all(acc, rates)    # both from one 14-byte burst
+
+Resets the part, wakes it on the X gyro's PLL, 100 Hz sample rate,
+DLPF 44 Hz. The reads allocate nothing.
+"""
+import time
+
+from micropython import const
+
+_SMPLRT_DIV = const(0x19)
+_ACCEL_XOUT_H = const(0x3B)
+_GYRO_XOUT_H = const(0x43)
+_PWR_MGMT_1 = const(0x6B)
+_WHO_AM_I = const(0x75)
+_CHIP_ID = const(0x68)
+_DEVICE_RESET = const(0x80)
+_CLK_PLL_X = const(0x01)        # SLEEP=0, CYCLE=0, TEMP on
+_DIV_100HZ = const(9)           # 1 kHz / (1 + 9)
+_DLPF_44HZ = const(0x03)
+
+# dps -> (FS_SEL bits, LSB per dps x10); g -> (AFS_SEL bits, LSB per g)
+_GYRO = {250: (0x00, 1310), 500: (0x08, 655), 1000: (0x10, 328),
+         2000: (0x18, 164)}
+_ACCEL = {2: (0x00, 16384), 4: (0x08, 8192), 8: (0x10, 4096),
+          16: (0x18, 2048)}
+
+
+class MPU6050:
+    def __init__(self, i2c, addr=0x68, dps=250, g=2):
+        if dps not in _GYRO:
+            raise ValueError("MPU6050 gyro full scale must be 250, 500, 1000 "
+                             "or 2000 dps")
+        if g not in _ACCEL:
+            raise ValueError("MPU6050 accel full scale must be 2, 4, 8 or 16 g")
+        self._i2c = i2c
+        self._addr = addr
+        self._buf = bytearray(14)
+        mv = memoryview(self._buf)
+        self._one = mv[:1]
+        self._four = mv[:4]
+        self._six = mv[:6]
+        self._check()
+        fs, self._glsb10 = _GYRO[dps]
+        afs, self._alsb = _ACCEL[g]
+        self.dps = dps
+        self.g = g
+        b = self._buf
+        b[0] = _DEVICE_RESET
+        i2c.writeto_mem(addr, _PWR_MGMT_1, self._one)
+        time.sleep_ms(100)
+        b[0] = _CLK_PLL_X
+        i2c.writeto_mem(addr, _PWR_MGMT_1, self._one)
+        # SMPLRT_DIV, CONFIG, GYRO_CONFIG, ACCEL_CONFIG in one burst
+        b[0] = _DIV_100HZ
+        b[1] = _DLPF_44HZ
+        b[2] = fs
+        b[3] = afs
+        i2c.writeto_mem(addr, _SMPLRT_DIV, self._four)
+
+    def _check(self):
+        one = self._one
+        try:
+            self._i2c.readfrom_mem_into(self._addr, _WHO_AM_I, one)
+        except OSError as e:
+            if e.args and e.args[0] in (19, 5, 110, 116):
+                raise OSError(
+                    "MPU6050 not found at I2C address 0x%02x on %r: nothing "
+                    "answered; check wiring, power and the AD0 address pin"
+                    % (self._addr, self._i2c))
+            raise
+        if one[0] != _CHIP_ID:
+            raise OSError(
+                "MPU6050 not found at I2C address 0x%02x on %r: WHO_AM_I "
+                "reads 0x%02X, expected 0x%02X (another chip at this address?)"
+                % (self._addr, self._i2c, one[0], _CHIP_ID))
+
+    def _words(self, first, out, mul, div):
+        b = self._buf
+        for i in range(3):
+            v = (b[first + 2 * i] << 8) | b[first + 2 * i + 1]
+            if v & 0x8000:
+                v -= 0x10000
+            out[i] = v * mul // div
+
+    def read_rates(self, out):
+        """out[0..2] = x, y, z angular rate in millidegrees per second."""
+        self._i2c.readfrom_mem_into(self._addr, _GYRO_XOUT_H, self._six)
+        self._words(0, out, 10000, self._glsb10)
+
+    def read_accel(self, out):
+        """out[0..2] = x, y, z acceleration in milli-g."""
+        self._i2c.readfrom_mem_into(self._addr, _ACCEL_XOUT_H, self._six)
+        self._words(0, out, 1000, self._alsb)
+
+    def read_all(self, accel, rates):
+        """Both from one sampling instant (14-byte burst from ACCEL_XOUT_H)."""
+        self._i2c.readfrom_mem_into(self._addr, _ACCEL_XOUT_H, self._buf)
+        self._words(0, accel, 1000, self._alsb)
+        self._words(8, rates, 10000, self._glsb10)
+
+    def temperature_centi(self):
+        """Die temperature in 1/100 degrees C from the last read_all()."""
+        b = self._buf
+        v = (b[6] << 8) | b[7]
+        if v & 0x8000:
+            v -= 0x10000
+        return v * 100 // 340 + 3653
