@@ -255,6 +255,13 @@ class I2C:
     def __init__(self, id=0, scl=None, sda=None, freq=400000, **kw):
         self.id = id
         self.freq = freq
+        self.scl = getattr(scl, "id", scl)
+        self.sda = getattr(sda, "id", sda)
+
+    def __repr__(self):
+        # as the rp2 port prints it: drivers' error messages name the pins
+        return "I2C(%s, freq=%d, scl=%s, sda=%s)" % (
+            self.id, self.freq, self.scl, self.sda)
 
     def _device(self, addr):
         dev = _i2c_devices.get(self.id, {}).get(addr)
