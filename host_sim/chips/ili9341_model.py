@@ -1,0 +1,35 @@
+"""ILI9341 model (Ilitek datasheet V1.11): 240x320 frame memory, RDID4 (D3h)
+answering a dummy byte then 00 93 41, and the 240x320 TN glass of the common
+2.4-2.8 inch modules: B, G, R sub-pixels and RAM column 0 at the glass's
+right edge (so the upright portrait view needs MADCTL MX|BGR).
+See mipi_dcs_model for the behaviour shared with other DCS controllers.
+"""
+import mipi_dcs_model as dcs
+
+ID4 = 0x009341
+
+
+class ILI9341Model(dcs.DcsPanel):
+    NAME = "ili9341"
+    RAM_W = 240
+    RAM_H = 320
+    GLASS_MIRROR_X = True
+    GLASS_BGR = True
+    GLASS_IPS = False
+    # power, VCOM, frame rate, display function, gamma, interface and the
+    # undocumented-but-common EF/CB/CF/E8/EA/ED/F7 settings: no visible effect
+    VENDOR = (0xB1, 0xB2, 0xB3, 0xB4, 0xB5, 0xB6, 0xB7, 0xC0, 0xC1, 0xC5,
+              0xC7, 0xCB, 0xCF, 0xE0, 0xE1, 0xE8, 0xEA, 0xED, 0xEF, 0xF2,
+              0xF6, 0xF7)
+
+    def __init__(self, dc, rst=None, bl=None, width=240, height=320,
+                 x_offset=0, y_offset=0, mount=0):
+        dcs.DcsPanel.__init__(self, dc, rst, bl, width, height, x_offset,
+                              y_offset, mount)
+
+    def _reply(self, cmd):
+        if cmd == 0xD3:
+            return self._bits(ID4, 24, 8)
+        if cmd == dcs.RDDID:
+            return self._bits(0, 24, 1)     # module IDs: NV, 0 unless set
+        return dcs.DcsPanel._reply(self, cmd)
