@@ -1,0 +1,300 @@
+"""NRF24L01(+) 2.4 GHz radio over SPI: Enhanced ShockBurst, dynamic payloads.
+
+    nrf = NRF24L01(spi, cs, ce, irq=None, channel=76, rate=RATE_1M,
+                   power=POWER_0DBM, ard_us=500, arc=5)
+    nrf.open_tx_pipe(b"PEER1")      # 5-byte address (pipe 0 catches ACKs)
+    nrf.open_rx_pipe(1, b"ME___")   # pipes 1..5
+    nrf.start_listening()
+    if nrf.any(): n = nrf.recv()    # payload in nrf.rx[:n] (n 0 = dropped)
+    nrf.send(buf, n)                # True: acknowledged; False: MAX_RT
+    nrf.power_down()
+
+Auto-ack with retransmit (SETUP_RETR), 2-byte CRC, 5-byte addresses,
+dynamic payload length (FEATURE.EN_DPL, DYNPD). The chip starts and ends
+powered down. One preallocated buffer each way: no allocation per packet.
+"""
+import time
+from micropython import const
+
+_CONFIG = const(0x00)
+_EN_AA = const(0x01)
+_EN_RXADDR = const(0x02)
+_SETUP_AW = const(0x03)
+_SETUP_RETR = const(0x04)
+_RF_CH = const(0x05)
+_RF_SETUP = const(0x06)
+_STATUS = const(0x07)
+_OBSERVE_TX = const(0x08)
+_RX_ADDR_P0 = const(0x0A)
+_TX_ADDR = const(0x10)
+_FIFO_STATUS = const(0x17)
+_DYNPD = const(0x1C)
+_FEATURE = const(0x1D)
+
+_R_REGISTER = const(0x00)
+_W_REGISTER = const(0x20)
+_R_RX_PAYLOAD = const(0x61)
+_W_TX_PAYLOAD = const(0xA0)
+_FLUSH_TX = const(0xE1)
+_FLUSH_RX = const(0xE2)
+_R_RX_PL_WID = const(0x60)
+_NOP = const(0xFF)
+
+_EN_CRC = const(0x08)
+_CRCO = const(0x04)
+_PWR_UP = const(0x02)
+_PRIM_RX = const(0x01)
+_RX_DR = const(0x40)
+_TX_DS = const(0x20)
+_MAX_RT = const(0x10)
+_RX_EMPTY = const(0x01)
+_EN_DPL = const(0x04)
+
+RATE_250K = const(0x20)
+RATE_1M = const(0x00)
+RATE_2M = const(0x08)
+POWER_M18DBM = const(0x00)
+POWER_M12DBM = const(0x02)
+POWER_M6DBM = const(0x04)
+POWER_0DBM = const(0x06)
+
+_T_PD2STBY = const(1500)    # us: power down -> standby
+_T_SETTLE = const(130)      # us: standby -> RX/TX
+_T_CE_PULSE = const(15)     # us: >= 10 us starts a TX
+
+
+class NRF24L01:
+    def __init__(self, spi, cs, ce, irq=None, channel=76, rate=RATE_1M,
+                 power=POWER_0DBM, ard_us=500, arc=5):
+        self.spi = spi
+        self.cs = cs
+        self.ce = ce
+        self.irq = irq
+        cs.init(cs.OUT, value=1)
+        ce.init(ce.OUT, value=0)
+        if irq is not None:
+            irq.init(irq.IN, irq.PULL_UP)
+        self._b1 = bytearray(1)
+        self._b2 = bytearray(2)
+        self._r2 = bytearray(2)
+        self.rx = bytearray(32)
+        self._tx = bytearray(32)
+        # one view per length, made once: slicing would allocate per packet
+        self._rxv = [memoryview(self.rx)[:n] for n in range(33)]
+        self._txv = [memoryview(self._tx)[:n] for n in range(33)]
+        self.listening = False
+        self.powered = False
+        self.lost = 0           # packets that reached MAX_RT
+        self.retries = 0        # retransmissions (ARC_CNT summed)
+        self.dropped = 0        # RX payloads flushed for a bad width
+        self._check(cs, ce)
+        self._reg_write(_CONFIG, _EN_CRC | _CRCO)       # 2-byte CRC, down
+        self._reg_write(_EN_AA, 0x3F)
+        self._reg_write(_EN_RXADDR, 0x03)
+        self._reg_write(_FEATURE, _EN_DPL)
+        self._reg_write(_DYNPD, 0x3F)
+        self.set_retries(ard_us, arc)
+        self.set_channel(channel)
+        self.set_rf(rate, power)
+        self._cmd(_FLUSH_TX)
+        self._cmd(_FLUSH_RX)
+        self._reg_write(_STATUS, _RX_DR | _TX_DS | _MAX_RT)
+
+    def _check(self, cs, ce):
+        for aw in (0x01, 0x03):        # 3-byte, then 5-byte addresses
+            self._reg_write(_SETUP_AW, aw)
+            got = self._reg_read(_SETUP_AW)
+            if got != aw:
+                raise OSError("NRF24L01 not responding (cs=%s, ce=%s): "
+                              "SETUP_AW wrote 0x%02x, read 0x%02x"
+                              % (cs, ce, aw, got))
+
+    # ---- SPI --------------------------------------------------------------
+
+    def _reg_read(self, reg):
+        self._b2[0] = _R_REGISTER | reg
+        self._b2[1] = _NOP
+        self.cs(0)
+        self.spi.write_readinto(self._b2, self._r2)
+        self.cs(1)
+        return self._r2[1]
+
+    def _reg_write(self, reg, val):
+        self._b2[0] = _W_REGISTER | reg
+        self._b2[1] = val
+        self.cs(0)
+        self.spi.write_readinto(self._b2, self._r2)
+        self.cs(1)
+        return self._r2[0]
+
+    def _reg_write_buf(self, reg, buf):
+        self._b1[0] = _W_REGISTER | reg
+        self.cs(0)
+        self.spi.write(self._b1)
+        self.spi.write(buf)
+        self.cs(1)
+
+    def _cmd(self, cmd):
+        """One-byte command; returns STATUS."""
+        self._b1[0] = cmd
+        self.cs(0)
+        self.spi.write_readinto(self._b1, self._b1)
+        self.cs(1)
+        return self._b1[0]
+
+    def status(self):
+        return self._cmd(_NOP)
+
+    # ---- configuration ----------------------------------------------------
+
+    def set_channel(self, ch):
+        if not 0 <= ch <= 125:
+            raise ValueError("NRF24L01 channel must be 0..125")
+        self._reg_write(_RF_CH, ch)
+
+    def set_rf(self, rate, power):
+        self._reg_write(_RF_SETUP, rate | power)
+
+    def set_retries(self, ard_us, arc):
+        if not (250 <= ard_us <= 4000 and 0 <= arc <= 15):
+            raise ValueError("NRF24L01 retries: ard_us 250..4000, arc 0..15")
+        self._reg_write(_SETUP_RETR, ((ard_us // 250 - 1) << 4) | arc)
+
+    def open_tx_pipe(self, addr):
+        if len(addr) != 5:
+            raise ValueError("NRF24L01 address must be 5 bytes")
+        self._reg_write_buf(_RX_ADDR_P0, addr)     # ACKs come back on pipe 0
+        self._reg_write_buf(_TX_ADDR, addr)
+
+    def open_rx_pipe(self, pipe, addr):
+        if not 1 <= pipe <= 5:
+            raise ValueError("NRF24L01 rx pipe must be 1..5 (0 takes ACKs)")
+        if pipe == 1:
+            if len(addr) != 5:
+                raise ValueError("NRF24L01 address must be 5 bytes")
+            self._reg_write_buf(_RX_ADDR_P0 + 1, addr)
+        else:
+            self._reg_write(_RX_ADDR_P0 + pipe, addr[0])
+        self._reg_write(_EN_RXADDR, self._reg_read(_EN_RXADDR) | (1 << pipe))
+
+    # ---- power and modes --------------------------------------------------
+
+    def _power_up(self, rx):
+        cfg = _EN_CRC | _CRCO | _PWR_UP | (_PRIM_RX if rx else 0)
+        self._reg_write(_CONFIG, cfg)
+        if not self.powered:
+            time.sleep_us(_T_PD2STBY)
+            self.powered = True
+
+    def power_down(self):
+        self.ce(0)
+        self.listening = False
+        self._reg_write(_CONFIG, _EN_CRC | _CRCO)
+        self.powered = False
+
+    def start_listening(self):
+        self.ce(0)
+        self._power_up(True)
+        self._reg_write(_STATUS, _RX_DR | _TX_DS | _MAX_RT)
+        self.ce(1)
+        time.sleep_us(_T_SETTLE)
+        self.listening = True
+
+    def stop_listening(self):
+        self.ce(0)
+        self.listening = False
+
+    # ---- receiving --------------------------------------------------------
+
+    def any(self):
+        return not self._reg_read(_FIFO_STATUS) & _RX_EMPTY
+
+    def recv(self):
+        """Take the oldest payload into self.rx; return its length.
+
+        A width over 32 is corrupt (datasheet): the RX FIFO is flushed and 0
+        returned. Call only when any() is True.
+        """
+        self._b2[0] = _R_RX_PL_WID
+        self._b2[1] = _NOP
+        self.cs(0)
+        self.spi.write_readinto(self._b2, self._r2)
+        self.cs(1)
+        n = self._r2[1]
+        if n == 0 or n > 32:
+            self._cmd(_FLUSH_RX)
+            self._reg_write(_STATUS, _RX_DR)
+            self.dropped += 1
+            return 0
+        self._b1[0] = _R_RX_PAYLOAD
+        self.cs(0)
+        self.spi.write(self._b1)
+        self.spi.readinto(self._rxv[n], _NOP)
+        self.cs(1)
+        self._reg_write(_STATUS, _RX_DR)
+        return n
+
+    def recv_into(self, buf):
+        n = self.recv()
+        for i in range(n):
+            buf[i] = self.rx[i]
+        return n
+
+    # ---- sending ----------------------------------------------------------
+
+    def send_start(self, buf, n=-1):
+        """Load one payload (1..32 bytes) and pulse CE; send_done() tells."""
+        if n < 0:
+            n = len(buf)
+        if not 1 <= n <= 32:
+            raise ValueError("NRF24L01 payload must be 1..32 bytes")
+        self._resume = self.listening
+        self.ce(0)
+        self.listening = False
+        self._power_up(False)
+        self._reg_write(_STATUS, _TX_DS | _MAX_RT)
+        self._cmd(_FLUSH_TX)
+        tx = self._tx
+        for i in range(n):
+            tx[i] = buf[i]
+        self._b1[0] = _W_TX_PAYLOAD
+        self.cs(0)
+        self.spi.write(self._b1)
+        self.spi.write(self._txv[n])
+        self.cs(1)
+        self.ce(1)
+        time.sleep_us(_T_CE_PULSE)
+        self.ce(0)
+
+    def send_done(self):
+        """None while on air; True when acknowledged; False after MAX_RT
+        (the payload is flushed, so the TX FIFO never stays stuck)."""
+        if self.irq is not None and self.irq.value():
+            return None
+        st = self._cmd(_NOP)
+        if not st & (_TX_DS | _MAX_RT):
+            return None
+        self.retries += self._reg_read(_OBSERVE_TX) & 0x0F
+        if st & _MAX_RT:
+            self._cmd(_FLUSH_TX)
+            self.lost += 1
+        self._reg_write(_STATUS, _TX_DS | _MAX_RT)
+        if self._resume:
+            self.start_listening()
+        return not st & _MAX_RT
+
+    def send(self, buf, n=-1, timeout_us=100000):
+        """Send and wait for the ACK: True if acknowledged, else False."""
+        self.send_start(buf, n)
+        t0 = time.ticks_us()
+        while True:
+            r = self.send_done()
+            if r is not None:
+                return r
+            if time.ticks_diff(time.ticks_us(), t0) > timeout_us:
+                self._cmd(_FLUSH_TX)
+                self._reg_write(_STATUS, _TX_DS | _MAX_RT)
+                if self._resume:
+                    self.start_listening()
+                return False
+            time.sleep_us(50)
