@@ -127,14 +127,16 @@ class MicroBit:
             self._buf += data
 
     def _read_until(self, marker, timeout):
+        """Bytes up to and including `marker` (or the first of a tuple)."""
+        markers = marker if isinstance(marker, tuple) else (marker,)
         end = time.monotonic() + timeout
-        while marker not in self._buf:
+        while not any(m in self._buf for m in markers):
             left = end - time.monotonic()
             if left <= 0:
                 raise LinkError("timeout waiting for %r; got %r"
                                 % (marker, self._buf[-300:]))
             self._pump(min(left, 0.5))
-        i = self._buf.index(marker) + len(marker)
+        i = min(self._buf.index(m) + len(m) for m in markers if m in self._buf)
         out, self._buf = self._buf[:i], self._buf[i:]
         return out
 
@@ -228,12 +230,24 @@ class MicroBit:
         loader = ("f=open(%r,'w')\nwhile 1:\n l=eval(input('\\x05'))\n"
                   " if not l:break\n f.write(l)\nf.close()\ndel f,l" % name)
         self._begin(loader)
-        for i in range(0, len(text), LINE):
-            self._read_until(PROMPT, 10)
-            self._send_echoed(ascii(text[i:i + LINE]).encode("ascii"))
-        self._read_until(PROMPT, 10)
-        self._send_echoed(b"''")
-        self._finish(30)
+        chunks = [text[i:i + LINE] for i in range(0, len(text), LINE)] + [""]
+        for chunk in chunks:                # the last line, '', ends the file
+            line = ascii(chunk).encode("ascii")
+            head = self._read_until((PROMPT, b"\x04>"), 10)
+            if not head.endswith(PROMPT):   # the guest raised (e.g. flash full)
+                self._buf = head + self._buf
+                try:
+                    self._finish(5, loader)
+                except MicroBitError as e:
+                    if name in self.listdir():
+                        self.remove(name)
+                    full = " (the flash file system is full)" if "OSError: 28" in \
+                        e.traceback else ""
+                    raise MicroBitError("writing %s failed%s:\n%s"
+                                        % (name, full, e.traceback), loader) from None
+                raise LinkError("%s: writing stopped early: %r" % (name, head[-200:]))
+            self._send_echoed(line)
+        self._finish(30, loader)
         size = self.eval("__import__('os').size(%r)" % name)
         want = len(text.encode("utf-8"))
         if size != want:
@@ -287,44 +301,79 @@ def strip_source(text):
     out = text
     for (r0, c0), (r1, c1), rep in reversed(cuts):
         out = out[:starts[r0 - 1] + c0] + rep + out[starts[r1 - 1] + c1:]
-    out = "\n".join(ln.rstrip() for ln in out.split("\n"))
+    out = _compact_indent("\n".join(ln.rstrip() for ln in out.split("\n")))
     compile(out, "<stripped>", "exec")
     return out
 
 
+def _compact_indent(text):
+    """One space per block level; continuation lines get one space.
+
+    The micro:bit's flash file system holds only about 15 KB in all.
+    """
+    lines = text.split("\n")
+    depth = 0
+    indent = {}          # row -> new leading whitespace
+    in_string = set()    # rows inside a multi-line string: untouched
+    prev = tokenize.NEWLINE
+    for tok in tokenize.generate_tokens(io.StringIO(text).readline):
+        if tok.type == tokenize.INDENT:
+            depth += 1
+        elif tok.type == tokenize.DEDENT:
+            depth -= 1
+        elif tok.type in (tokenize.NL, tokenize.COMMENT, tokenize.ENDMARKER):
+            continue
+        else:
+            row = tok.start[0]
+            if row not in indent:
+                starts = prev in (tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT)
+                indent[row] = " " * depth if starts else " "
+            if tok.type == tokenize.STRING:
+                in_string.update(range(tok.start[0] + 1, tok.end[0] + 1))
+            prev = tok.type
+    for row, ws in indent.items():
+        if row not in in_string:
+            lines[row - 1] = ws + lines[row - 1].lstrip()
+    return "\n".join(lines)
+
+
+def _top_imports(path):
+    """Modules a file imports at module level (inside try blocks too)."""
+    names = []
+    stack = list(ast.parse(path.read_text(), str(path)).body)
+    while stack:
+        node = stack.pop(0)
+        if isinstance(node, ast.Import):
+            names += [a.name.split(".")[0] for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names.append(node.module.split(".")[0])
+        elif isinstance(node, (ast.Try, ast.If)):
+            stack += node.body + node.orelse + [s for h in getattr(node, "handlers", [])
+                                                for s in h.body]
+    return names
+
+
 def engine_modules(entry=("gomoku", "ai"), engine=ENGINE):
-    """Engine modules the entry modules import at top level, transitively.
+    """Engine modules the entry modules import at top level, dependencies first.
 
     Only module-level imports count: what a level needs beyond level 1 is
     imported inside functions, when asked for, and is not uploaded.
     """
-    found = []
-    todo = list(entry)
-    while todo:
-        name = todo.pop(0)
+    order = []
+
+    def visit(name, chain):
         path = engine / (name + ".py")
-        if name in found or not path.exists():
-            continue
-        found.append(name)
-        tree = ast.parse(path.read_text(), str(path))
-        for node in tree.body:
-            names = []
-            if isinstance(node, ast.Import):
-                names = [a.name.split(".")[0] for a in node.names]
-            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-                names = [node.module.split(".")[0]]
-            elif isinstance(node, ast.Try):
-                for sub in node.body:
-                    if isinstance(sub, ast.Import):
-                        names += [a.name.split(".")[0] for a in sub.names]
-                    elif isinstance(sub, ast.ImportFrom) and sub.module:
-                        names.append(sub.module.split(".")[0])
-            todo += [n for n in names if (engine / (n + ".py")).exists()]
-    missing = [n for n in entry if n not in found]
-    if missing:
-        raise FileNotFoundError("engine module(s) missing: %s in %s"
-                                % (", ".join(missing), engine))
-    return found
+        if name in order or name in chain or not path.exists():
+            return
+        for dep in _top_imports(path):
+            visit(dep, chain + (name,))
+        order.append(name)
+
+    for name in entry:
+        if not (engine / (name + ".py")).exists():
+            raise FileNotFoundError("engine module %s.py missing in %s" % (name, engine))
+        visit(name, ())
+    return order
 
 
 # -- a level-N game on the board ---------------------------------------------
@@ -420,6 +469,10 @@ def play_game(level=1, rule=0, seed=1, strip=True, mb=None, engine=ENGINE, log=N
     report = {"level": level, "rule": rule, "modules": {}, "error": None}
     try:
         t0 = time.monotonic()
+        mb.soft_reset()
+        for old in mb.listdir():            # the flash holds only ~15 KB
+            if old.endswith(".py") and old[:-3] not in names:
+                mb.remove(old)
         for name in names:
             text = (engine / (name + ".py")).read_text()
             sent = strip_source(text) if strip else text
@@ -429,11 +482,18 @@ def play_game(level=1, rule=0, seed=1, strip=True, mb=None, engine=ENGINE, log=N
         report["upload_s"] = round(time.monotonic() - t0, 2)
         mb.soft_reset()
         mb.exec("import gc,utime,micropython")
-        report["free_before_import"] = mb.mem_free()
+        report["free_before_import"] = free = mb.mem_free()
         try:
-            mb.exec("import %s" % ",".join(names))
-            report["free_after_import"] = mb.mem_free()
+            for name in names:              # one at a time: the cost of each
+                report["failed_at"] = "import " + name
+                mb.exec("import " + name)
+                now = mb.mem_free()
+                report["modules"][name]["import_bytes"] = free - now
+                free = now
+            report["free_after_import"] = free
+            report["failed_at"] = "game driver"
             mb.exec(GAME_DRIVER)
+            del report["failed_at"]
         except MicroBitError as e:
             report["error"] = e.traceback.strip().splitlines()[-1]
             report["traceback"] = e.traceback

@@ -1,0 +1,179 @@
+"""The engine on the emulated BBC micro:bit (MicroPython 1.9.2, ~9 KB heap).
+
+A complete level-1 game is played on the board with the heap locked around
+every best_move: a move that allocates raises MemoryError there and fails.
+"""
+import ast
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tools"))
+import mcu  # noqa: E402
+
+import gomoku  # noqa: E402  (the engine on CPython, to replay the board's game)
+
+
+@pytest.fixture(scope="module")
+def mb():
+    with mcu.MicroBit() as board:
+        yield board
+
+
+def replay(rule, opening, moves):
+    """Replay on the CPython engine: every move legal; the final winner."""
+    g = gomoku.Game(rule)
+    for x, y in opening + moves:
+        assert g.winner == 0, "a move after the game ended"
+        g.play(x, y)
+    return g.winner
+
+
+@pytest.mark.parametrize("rule", [gomoku.FREESTYLE, gomoku.STANDARD, gomoku.RENJU])
+def test_level1_game_on_microbit(mb, rule):
+    rep = mcu.play_game(level=1, rule=rule, seed=1 + rule, mb=mb)
+    assert rep["error"] is None, rep.get("traceback") or rep["error"]
+    assert rep["problems"] == []
+    assert rep["winner"] in (1, 2, 3)
+    assert rep["heap_locked_moves"] == len(rep["moves"]) > 0
+    assert len(rep["move_ms"]) == len(rep["moves"])
+    assert replay(rule, rep["opening"], rep["moves"]) == rep["winner"]
+    assert rep["free_before_import"] > rep["free_after_import"] > 0
+
+
+def test_cli_prints_a_json_game_report():
+    proc = subprocess.run([sys.executable, str(ROOT / "tools" / "mcu.py"), "game",
+                           "--level", "1", "--rule", "0", "--opening", "3"],
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    rep = json.loads(proc.stdout)
+    for key in ("moves", "move_ms", "median_ms", "max_ms", "free_before_import",
+                "free_after_import", "free_at_end", "winner", "memory_error"):
+        assert key in rep
+    assert rep["memory_error"] is False
+    assert rep["winner"] in (1, 2, 3)
+    assert replay(0, rep["opening"], rep["moves"]) == rep["winner"]
+
+
+# A stand-in engine for testing the harness itself, independent of the real one.
+TINY_GOMOKU = '''
+class Game:
+    def __init__(self, rule=0):
+        self.b = bytearray(225)
+        self.turn = 1
+        self.winner = 0
+        self.n = 0
+
+    def stone(self, x, y):
+        return self.b[y * 15 + x]
+
+    def play(self, x, y):
+        if not (0 <= x < 15 and 0 <= y < 15) or self.b[y * 15 + x]:
+            raise ValueError("illegal")
+        self.b[y * 15 + x] = self.turn
+        self.turn = 3 - self.turn
+        self.n += 1
+        if self.n == 225:
+            self.winner = 3
+        return self.winner
+'''
+
+ALLOCATING_AI = '''
+def best_move(g, level):
+    free = [i for i in range(225) if not g.stone(i % 15, i // 15)]
+    return free[0]
+'''
+
+
+def test_a_move_that_allocates_fails_the_game(mb, tmp_path):
+    (tmp_path / "gomoku.py").write_text(TINY_GOMOKU)
+    (tmp_path / "ai.py").write_text(ALLOCATING_AI)
+    rep = mcu.play_game(level=1, rule=0, seed=1, mb=mb, engine=tmp_path)
+    assert rep["memory_error"] is True
+    assert "MemoryError" in rep["error"]
+    assert rep["moves"] == []
+    assert "game did not finish" in rep["problems"]
+
+
+def test_an_illegal_move_is_reported(mb, tmp_path):
+    (tmp_path / "gomoku.py").write_text(TINY_GOMOKU)
+    (tmp_path / "ai.py").write_text("def best_move(g, level):\n    return 7 * 15 + 7\n")
+    rep = mcu.play_game(level=1, rule=0, seed=1, mb=mb, engine=tmp_path)
+    assert rep["error"].startswith("I 112 ")      # (7, 7) is taken by the opening
+    assert rep["problems"] == ["game did not finish"]
+
+
+def test_a_stand_in_engine_plays_to_a_full_board(mb, tmp_path):
+    (tmp_path / "gomoku.py").write_text(TINY_GOMOKU)
+    (tmp_path / "ai.py").write_text(
+        "def best_move(g, level):\n    for i in range(225):\n"
+        "        if not g.b[i]:\n            return i\n")
+    rep = mcu.play_game(level=1, rule=0, seed=1, mb=mb, engine=tmp_path)
+    assert rep["error"] is None and rep["problems"] == []
+    assert rep["winner"] == 3 and len(rep["moves"]) == 225 - 4
+    assert rep["heap_locked_moves"] == 221
+
+
+def test_exec_output_state_errors_and_soft_reset(mb):
+    mb.soft_reset()
+    assert mb.exec("x = 6 * 7\nprint(x)") == "42\n"
+    assert mb.eval("x + 1") == 43
+    with pytest.raises(mcu.MicroBitError) as err:
+        mb.exec("print('before')\n1 // 0")
+    assert "ZeroDivisionError" in err.value.traceback
+    assert err.value.output == "before\n"
+    assert mb.eval("x") == 42               # an error changes nothing else
+    mb.soft_reset()
+    with pytest.raises(mcu.MicroBitError, match="NameError"):
+        mb.exec("x")
+    assert 8000 < mb.mem_free() < 10240
+
+
+def test_put_get_round_trip_of_awkward_text(mb):
+    text = "".join(chr(c) for c in range(32, 127)) * 3 + "\n\t'\"\\\\n\r\n" * 20 + "end"
+    mb.put("awk.txt", text)
+    assert mb.get("awk.txt") == text
+    assert "awk.txt" in mb.listdir()
+    mb.remove("awk.txt")
+    assert "awk.txt" not in mb.listdir()
+
+
+def test_a_big_python_file_arrives_intact_and_imports(mb):
+    body = "".join("def f%d(a, b):\n    return a * %d + b  # %s\n" % (i, i, "x" * 20)
+                   for i in range(60))
+    mb.put("bigmod.py", body)
+    assert mb.get("bigmod.py") == body
+    mb.soft_reset()
+    assert mb.eval("__import__('bigmod').f59(2, 3)") == 2 * 59 + 3
+    mb.remove("bigmod.py")
+
+
+def test_a_full_flash_is_a_clear_error(mb):
+    with pytest.raises(mcu.MicroBitError, match="flash file system is full"):
+        mb.put("huge.txt", "y" * 40000)
+    assert "huge.txt" not in mb.listdir()
+    assert mb.eval("1 + 1") == 2            # the link still works
+
+
+def _without_docstrings(tree):
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if isinstance(body, list):
+            node.body = [s for s in body if not (isinstance(s, ast.Expr) and
+                                                 isinstance(s.value, ast.Constant))]
+    return ast.dump(tree)
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "firmware").rglob("*.py"))
+                         + [ROOT / "tools" / "mcu.py"], ids=lambda p: p.name)
+def test_strip_source_keeps_the_code_and_line_numbers(path):
+    text = path.read_text()
+    out = mcu.strip_source(text)
+    assert _without_docstrings(ast.parse(out)) == _without_docstrings(ast.parse(text))
+    assert out.count("\n") == text.count("\n")
+    toks = mcu.tokenize.generate_tokens(mcu.io.StringIO(out).readline)
+    assert not [t for t in toks if t.type == mcu.tokenize.COMMENT]
