@@ -1,0 +1,390 @@
+"""The game as the player holds it: boot notes, resume offer, menu, turns, end.
+
+    app = App(lcd, controls, font_w, font_h, radio=None, notes=[...])
+    app.run()       # forever
+
+Every completed move is saved (savegame) before the next input is read.
+"""
+import gc
+import gomoku
+import savegame
+import settings as S
+from board_view import BoardView, N, ALERT, TEXT, BANNER, BANNER_TEXT, SCREEN
+from controls import PLACE, BACK, MENU
+from tilt import RIGHT, LEFT, UP, DOWN
+from menu import Menu, RULES, RULE_NAMES, MODE_NAMES
+
+_STEP = {RIGHT: (1, 0), LEFT: (-1, 0), UP: (0, -1), DOWN: (0, 1)}
+_DIRS = ((1, 0), (0, 1), (1, 1), (1, -1))
+_PAUSE_ITEMS = ("Resume", "Undo", "New game", "Main menu")
+
+# what a game ends with
+_TO_MENU = 0
+_REMATCH = 1
+
+
+def ai_levels():
+    """The AI levels this firmware has (ai.LEVELS when the engine lists them)."""
+    import ai
+    lv = getattr(ai, "LEVELS", None)
+    if lv:
+        return tuple(lv)
+    top = getattr(ai, "MAX_LEVEL", 1)
+    return tuple(range(1, top + 1))
+
+
+def five_cells(g, last, out):
+    """The winning line through `last` into out; -> its length (0 if none)."""
+    x, y = last % N, last // N
+    c = g.stone(x, y)
+    best = 0
+    for dx, dy in _DIRS:
+        n = 0
+        for s in (-1, 1):
+            px, py = x + s * dx, y + s * dy
+            while 0 <= px < N and 0 <= py < N and g.stone(px, py) == c:
+                px += s * dx
+                py += s * dy
+            if s < 0:
+                sx, sy = px + dx, py + dy
+            else:
+                n = max(abs(px - sx), abs(py - sy))
+        if n >= 5 and (best == 0 or (n == 5 and best != 5)):
+            for k in range(n):
+                out[k] = (sy + k * dy) * N + sx + k * dx
+            best = n
+    return best
+
+
+def wrap(text, width):
+    """Split text into lines of at most width characters, at spaces."""
+    lines = []
+    for para in text.split("\n"):
+        line = ""
+        for word in para.split(" "):
+            while len(word) > width:
+                if line:
+                    lines.append(line)
+                    line = ""
+                lines.append(word[:width])
+                word = word[width:]
+            if not line:
+                line = word
+            elif len(line) + 1 + len(word) <= width:
+                line += " " + word
+            else:
+                lines.append(line)
+                line = word
+        lines.append(line)
+    return lines
+
+
+class App:
+    def __init__(self, lcd, controls, font_w=6, font_h=8, radio=None,
+                 notes=()):
+        self.lcd = lcd
+        self.controls = controls
+        self.fw = font_w
+        self.fh = font_h
+        self.radio = radio
+        self.notes = list(notes)
+        self.view = BoardView(lcd, font_w, font_h)
+        self.settings = S.Settings()
+        self.levels = ai_levels()
+        self.moves = bytearray(N * N)
+        self.n = 0
+        self.game = None
+        self.rule = 0
+        self.mode = S.MODE_AI
+        self.level = 1
+        self.human = 1          # vs AI: the player's colour; 0 two players
+        self.cursor = 7 * N + 7
+        self._five = bytearray(9)
+        self._ai = None
+        self.menu = Menu(lcd, controls, font_w, font_h, self.levels,
+                         radio is not None)
+
+    # ---- boot ----------------------------------------------------------
+    def run(self):
+        self.settings.load()
+        saved, problem = savegame.load()
+        if problem:
+            self.notes.append(problem)
+        for note in self.notes:
+            self.show_note(note)
+        resume = None
+        if saved is not None and self.offer_resume(saved):
+            resume = saved
+        while True:
+            if resume is None:
+                v = self.menu.run(self.settings.values)
+                self.settings.save()
+                self.rule = v[S.RULE]
+                self.mode = v[S.MODE]
+                self.level = v[S.LEVEL]
+                if self.mode == S.MODE_AI:
+                    self.human = 1 if v[S.BLACK] == S.BLACK_HUMAN else 2
+                else:
+                    self.human = 0
+            if self.mode == S.MODE_RADIO:
+                self.play_radio()
+            else:
+                self.play(resume)
+            resume = None
+
+    def screen_lines(self, lines, colour=TEXT):
+        lcd = self.lcd
+        lcd.fill(SCREEN)
+        lh = self.fh + 4
+        y = 8
+        for line in lines:
+            lcd.text(line, 6, y, colour, SCREEN)
+            y += lh
+
+    def wait_key(self, keys, ms=0):
+        """-> the first event in keys, or 0 after ms (0: wait forever)."""
+        c = self.controls
+        c.settle()
+        waited = 0
+        while True:
+            ev = c.wait()
+            if ev in keys:
+                return ev
+            waited += 20
+            if ms and waited >= ms:
+                return 0
+
+    def show_note(self, note):
+        width = (self.lcd.width - 12) // self.fw
+        print(note)
+        self.screen_lines(wrap(note, width) + ["", "A: continue"], ALERT)
+        self.wait_key((PLACE, BACK, MENU), 5000)
+
+    def offer_resume(self, saved):
+        desc = MODE_NAMES[saved.mode] if saved.mode < 3 else "?"
+        if saved.mode == S.MODE_AI:
+            desc += " level %d" % saved.level
+        rule = RULE_NAMES[RULES.index(saved.rule)] if saved.rule in RULES \
+            else "?"
+        self.screen_lines(["Saved game found:", "", desc, rule,
+                           "%d moves" % len(saved.moves), "",
+                           "A: resume", "B: new game"])
+        return self.wait_key((PLACE, BACK, MENU)) == PLACE
+
+    # ---- one game and its rematches --------------------------------------
+    def play(self, resume=None):
+        while True:
+            if not self.new_game(resume):
+                return
+            resume = None
+            if self.turns() == _TO_MENU:
+                return
+
+    def new_game(self, resume=None):
+        """Fresh game, or the saved one replayed; False if it cannot be."""
+        self.game = None
+        gc.collect()
+        if resume is not None:
+            self.rule = resume.rule
+            self.mode = resume.mode
+            self.level = resume.level
+            self.human = resume.human
+            if self.mode == S.MODE_AI and self.level not in self.levels:
+                self.level = self.levels[0]
+        try:
+            g = gomoku.Game(self.rule)
+            self.n = 0
+            if resume is not None:
+                for m in resume.moves:
+                    g.play(m % N, m // N)
+                    self.moves[self.n] = m
+                    self.n += 1
+        except ValueError as e:
+            savegame.clear()
+            self.show_note("Saved game set aside: " + str(e))
+            return False
+        self.game = g
+        view = self.view
+        view.attach(g)
+        view.cursor = self.cursor
+        view.last = self.moves[self.n - 1] if self.n else -1
+        view.draw_all()
+        if g.winner == 0:
+            self.update_status()
+        self.controls.settle()
+        return True
+
+    def who(self, colour):
+        name = "Black" if colour == 1 else "White"
+        if self.human:
+            name += " (you)" if colour == self.human else " (AI)"
+        return name
+
+    def update_status(self):
+        g = self.game
+        left = self.who(g.turn) + " to move"
+        right = "#%d" % self.n
+        width = self.view.status.n
+        self.view.status.set(left + " " * (width - len(left) - len(right)) +
+                             right, TEXT, SCREEN)
+
+    def say(self, text, colour=TEXT):
+        self.view.message.set(text, colour, SCREEN)
+
+    def turns(self):
+        """The turn loop of one game: -> _TO_MENU or _REMATCH."""
+        g = self.game
+        c = self.controls
+        while True:
+            if g.winner:
+                r = self.end_screen()
+                if r is not None:
+                    return r
+                continue
+            if self.human and g.turn != self.human:
+                self.ai_move()
+                continue
+            ev = c.wait()
+            if not ev:
+                continue
+            if ev in _STEP:
+                self.say("")
+                dx, dy = _STEP[ev]
+                x = (self.cursor % N + dx) % N
+                y = (self.cursor // N + dy) % N
+                self.cursor = y * N + x
+                self.view.set_cursor(self.cursor)
+            elif ev == PLACE:
+                self.place(self.cursor)
+            elif ev == BACK:
+                self.undo()
+            elif ev == MENU:
+                r = self.pause_menu()
+                if r is not None:
+                    return r
+
+    def place(self, i):
+        try:
+            self.apply(i)
+        except ValueError as e:
+            msg = str(e)
+            if self.game.rule == gomoku.RENJU and self.game.turn == 1 and \
+                    self.game.forbidden(i % N, i // N):
+                msg = "Forbidden: " + msg
+            self.say(msg[:1].upper() + msg[1:], ALERT)
+            return False
+        self.say("")
+        return True
+
+    def apply(self, i):
+        """Play point i, draw it, save it. ValueError changes nothing."""
+        g = self.game
+        g.play(i % N, i // N)
+        self.moves[self.n] = i
+        self.n += 1
+        view = self.view
+        view.draw_cell(i)
+        view.set_last(i)
+        if g.winner:
+            savegame.clear()
+        else:
+            self.update_status()
+            self.save()
+        gc.collect()
+
+    def save(self):
+        try:
+            savegame.write(self.rule, self.mode, self.level, self.human,
+                           self.moves, self.n)
+        except OSError as e:
+            self.say("Not saved: %s" % (e,), ALERT)
+
+    def ai_move(self):
+        import ai
+        self.say("AI thinking...")
+        gc.collect()
+        i = ai.best_move(self.game, self.level)
+        self.say("")
+        self.apply(i)
+        self.controls.settle()
+
+    def undo(self):
+        """Two players: one move. Vs AI: the AI's reply and your move."""
+        g = self.game
+        mine = 0
+        if self.human:
+            for k in range(self.n):
+                if (k & 1) + 1 == self.human:
+                    mine += 1
+        if self.n == 0 or (self.human and mine == 0):
+            self.say("Nothing to undo", ALERT)
+            return
+        view = self.view
+        if view.win[self.moves[self.n - 1]]:
+            view.clear_win()
+        while True:
+            g.undo()
+            self.n -= 1
+            i = self.moves[self.n]
+            view.draw_cell(i)
+            if not self.human or (self.n & 1) + 1 == self.human:
+                break
+        view.set_last(self.moves[self.n - 1] if self.n else -1)
+        self.update_status()
+        self.say("Undone")
+        self.save()
+        gc.collect()
+
+    def pause_menu(self):
+        k = 0
+        c = self.controls
+        c.settle()
+        while True:
+            self.say("Menu: < %s >  A: ok" % _PAUSE_ITEMS[k], BANNER)
+            ev = 0
+            while not ev:
+                ev = c.wait()
+            if ev in (MENU, RIGHT, DOWN):
+                k = (k + 1) % len(_PAUSE_ITEMS)
+            elif ev in (LEFT, UP):
+                k = (k - 1) % len(_PAUSE_ITEMS)
+            elif ev == BACK:
+                k = 0
+                break
+            elif ev == PLACE:
+                break
+        self.say("")
+        if k == 1:
+            self.undo()
+        elif k == 2:
+            return _REMATCH
+        elif k == 3:
+            return _TO_MENU
+        return None
+
+    def end_screen(self):
+        """Winner banner and the five; -> _REMATCH, _TO_MENU, or None (undone)."""
+        g = self.game
+        view = self.view
+        if g.winner == 3:
+            text = "Draw: the board is full"
+        else:
+            n = five_cells(g, self.moves[self.n - 1], self._five)
+            view.show_win(self._five, n)
+            if self.human:
+                text = "You win!" if g.winner == self.human else "AI wins"
+            else:
+                text = ("Black" if g.winner == 1 else "White") + " wins!"
+        view.status.center(text, BANNER_TEXT, BANNER)
+        self.say("A: rematch  X: menu  B: undo")
+        ev = self.wait_key((PLACE, MENU, BACK))
+        if ev == PLACE:
+            return _REMATCH
+        if ev == MENU:
+            return _TO_MENU
+        self.undo()
+        return None
+
+    # ---- wireless --------------------------------------------------------
+    def play_radio(self):
+        self.show_note("Wireless match is not available yet")

@@ -1,0 +1,139 @@
+"""The start menu: mode, AI level, rule, who plays black, start.
+
+Up/down (joystick, tilt, or the menu key) pick a line; left/right or the
+place key change it; place on "Start" starts; back goes up a line.
+"""
+from controls import PLACE, BACK, MENU
+from tilt import RIGHT, LEFT, UP, DOWN
+from textline import TextLine
+from board_view import SCREEN, TEXT, BANNER, BANNER_TEXT, CURSOR, rgb
+import settings as S
+
+RULES = (0, 1, 4)       # gomoku.FREESTYLE, STANDARD, RENJU
+RULE_NAMES = ("Freestyle", "Exactly five", "Renju")
+MODE_NAMES = ("vs AI", "2 players", "Wireless")
+_DIM = rgb(120, 120, 130)
+
+_MODE, _LEVEL, _RULE, _BLACK, _START = 0, 1, 2, 3, 4
+
+
+class Menu:
+    def __init__(self, lcd, controls, font_w, font_h, levels, radio_ok):
+        self.lcd = lcd
+        self.controls = controls
+        self.fw = font_w
+        self.fh = font_h
+        self.levels = levels            # e.g. (1, 2, 3)
+        self.radio_ok = radio_ok
+        lh = font_h * 2 + 4
+        top = font_h * 3 + 16
+        w = lcd.width
+        self.lines = [TextLine(lcd, 8, top + k * lh, w - 16, lh, font_w,
+                               font_h, TEXT, SCREEN) for k in range(5)]
+        self.hint = TextLine(lcd, 0, lcd.height - 2 * (font_h + 4), w,
+                             font_h + 4, font_w, font_h, _DIM, SCREEN)
+        self.hint2 = TextLine(lcd, 0, lcd.height - (font_h + 4), w,
+                              font_h + 4, font_w, font_h, _DIM, SCREEN)
+        self.sel = _START
+
+    def _enabled(self, item, v):
+        if item == _LEVEL:
+            return v[S.MODE] == S.MODE_AI and len(self.levels) > 1
+        if item == _BLACK:
+            return v[S.MODE] != S.MODE_LOCAL
+        return True
+
+    def _label(self, item, v):
+        if item == _MODE:
+            return "Mode:  " + MODE_NAMES[v[S.MODE]]
+        if item == _LEVEL:
+            if v[S.MODE] != S.MODE_AI:
+                return "Level: -"
+            return "Level: %d" % v[S.LEVEL]
+        if item == _RULE:
+            return "Rule:  " + RULE_NAMES[RULES.index(v[S.RULE])]
+        if item == _BLACK:
+            if v[S.MODE] == S.MODE_LOCAL:
+                return "Black: player 1"
+            return "Black: " + ("you" if v[S.BLACK] == S.BLACK_HUMAN else
+                                ("AI" if v[S.MODE] == S.MODE_AI else "peer"))
+        return "Start"
+
+    def _draw(self, item, v):
+        line = self.lines[item]
+        if item == self.sel:
+            line.set("> " + self._label(item, v), BANNER_TEXT, BANNER)
+        elif self._enabled(item, v):
+            line.set("  " + self._label(item, v), TEXT, SCREEN)
+        else:
+            line.set("  " + self._label(item, v), _DIM, SCREEN)
+
+    def _change(self, item, v, d):
+        if item == _MODE:
+            n = 3 if self.radio_ok else 2
+            v[S.MODE] = (v[S.MODE] + d) % n
+        elif item == _LEVEL:
+            lv = self.levels
+            k = lv.index(v[S.LEVEL]) if v[S.LEVEL] in lv else 0
+            v[S.LEVEL] = lv[(k + d) % len(lv)]
+        elif item == _RULE:
+            v[S.RULE] = RULES[(RULES.index(v[S.RULE]) + d) % 3]
+        elif item == _BLACK:
+            v[S.BLACK] ^= 1
+
+    def sanitize(self, v):
+        if v[S.MODE] > (2 if self.radio_ok else 1):
+            v[S.MODE] = S.MODE_AI
+        if v[S.LEVEL] not in self.levels:
+            v[S.LEVEL] = self.levels[0]
+        if v[S.RULE] not in RULES:
+            v[S.RULE] = RULES[0]
+        if v[S.BLACK] > 1:
+            v[S.BLACK] = 0
+
+    def run(self, values):
+        """Let the player choose; returns when Start is chosen."""
+        v = values
+        self.sanitize(v)
+        lcd = self.lcd
+        lcd.fill(SCREEN)
+        title = "GOMOKU"
+        scale = 3
+        lcd.text(title, (lcd.width - len(title) * self.fw * scale) // 2, 6,
+                 CURSOR, SCREEN, scale)
+        for line in self.lines:
+            line.text = None
+        self.hint.text = self.hint2.text = None
+        self.hint.center("tilt/joystick: choose")
+        self.hint2.center("A: change/start  X: next")
+        for k in range(5):
+            self._draw(k, v)
+        self.controls.settle()
+        while True:
+            ev = self.controls.wait()
+            if not ev:
+                continue
+            old = self.sel
+            if ev == DOWN or ev == MENU:
+                self._move(1, v)
+            elif ev == UP or ev == BACK:
+                self._move(-1, v)
+            elif ev == PLACE and self.sel == _START:
+                return v
+            elif ev in (PLACE, RIGHT, LEFT) and self.sel != _START:
+                self._change(self.sel, v, -1 if ev == LEFT else 1)
+                for k in range(4):
+                    self._draw(k, v)
+                continue
+            else:
+                continue
+            self._draw(old, v)
+            self._draw(self.sel, v)
+
+    def _move(self, d, v):
+        k = self.sel
+        for _ in range(5):
+            k = (k + d) % 5
+            if self._enabled(k, v):
+                break
+        self.sel = k

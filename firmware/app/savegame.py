@@ -1,0 +1,155 @@
+"""The game in progress on flash: written after every move, atomically.
+
+File layout (all bytes): b"GMKS", version, rule, mode, level, human colour,
+move count n, n moves (y*15+x), CRC-16/CCITT (big-endian) of everything
+before it. A save is written to a temporary file and renamed over the old
+one, so a power cut leaves either the old save or the new one complete.
+"""
+import os
+
+MAGIC = b"GMKS"
+VERSION = 1
+PATH = "gomoku.sav"
+TMP = "gomoku.tmp"
+BAD = "gomoku.bad"
+_HEAD = 10          # magic 4, version, rule, mode, level, human, n
+_MAX = _HEAD + 225 + 2
+
+_buf = bytearray(_MAX)
+
+
+def crc16(data, n):
+    crc = 0xFFFF
+    for i in range(n):
+        crc ^= data[i] << 8
+        for _ in range(8):
+            if crc & 0x8000:
+                crc = ((crc << 1) ^ 0x1021) & 0xFFFF
+            else:
+                crc = (crc << 1) & 0xFFFF
+    return crc
+
+
+class Saved:
+    """A decoded save: the settings and the move list of one game."""
+
+    def __init__(self, rule, mode, level, human, moves):
+        self.rule = rule
+        self.mode = mode
+        self.level = level
+        self.human = human
+        self.moves = moves      # bytes, y*15+x each
+
+
+def encode(rule, mode, level, human, moves, n):
+    """Fill the module buffer; returns the byte count."""
+    if not 0 <= n <= 225:
+        raise ValueError("move count out of range")
+    b = _buf
+    b[0:4] = MAGIC
+    b[4] = VERSION
+    b[5] = rule
+    b[6] = mode
+    b[7] = level
+    b[8] = human
+    b[9] = n
+    for i in range(n):
+        b[_HEAD + i] = moves[i]
+    end = _HEAD + n
+    crc = crc16(b, end)
+    b[end] = crc >> 8
+    b[end + 1] = crc & 0xFF
+    return end + 2
+
+
+def decode(data):
+    """bytes -> Saved; ValueError naming what is wrong."""
+    if len(data) < _HEAD + 2:
+        raise ValueError("truncated")
+    if data[0:4] != MAGIC:
+        raise ValueError("not a save")
+    if data[4] != VERSION:
+        raise ValueError("version %d" % data[4])
+    n = data[9]
+    end = _HEAD + n
+    if n > 225 or len(data) != end + 2:
+        raise ValueError("truncated" if len(data) < end + 2 else "bad length")
+    if crc16(data, end) != (data[end] << 8) | data[end + 1]:
+        raise ValueError("checksum")
+    moves = bytes(data[_HEAD:end])
+    for m in moves:
+        if m >= 225:
+            raise ValueError("bad move")
+    return Saved(data[5], data[6], data[7], data[8], moves)
+
+
+def write(rule, mode, level, human, moves, n):
+    """Save atomically: temp file, then rename over the old save."""
+    size = encode(rule, mode, level, human, moves, n)
+    with open(TMP, "wb") as f:
+        f.write(memoryview(_buf)[:size])
+    try:
+        os.rename(TMP, PATH)
+    except OSError:
+        # FAT cannot rename over a file; load() still finds TMP if power
+        # fails between these two steps.
+        _remove(PATH)
+        os.rename(TMP, PATH)
+
+
+def clear():
+    """The game is over or abandoned: nothing to resume."""
+    _remove(TMP)
+    _remove(PATH)
+
+
+def _remove(path):
+    try:
+        os.remove(path)
+    except OSError:
+        pass
+
+
+def _read(path):
+    try:
+        with open(path, "rb") as f:
+            return f.read(_MAX + 1)
+    except OSError:
+        return None
+
+
+def load():
+    """At boot: (Saved or None, problem text or None). Never raises.
+
+    A complete TMP is the newest save (power was cut before the rename) and
+    replaces PATH; a broken TMP is dropped (its move never completed). A
+    broken PATH is renamed to BAD and reported.
+    """
+    tmp = _read(TMP)
+    if tmp is not None:
+        try:
+            saved = decode(tmp)
+        except ValueError:
+            saved = None
+        if saved is None:
+            _remove(TMP)
+        else:
+            try:
+                _remove(PATH)
+                os.rename(TMP, PATH)
+            except OSError:
+                pass
+            return saved, None
+    data = _read(PATH)
+    if data is None:
+        return None, None
+    try:
+        return decode(data), None
+    except ValueError as e:
+        why = str(e)
+    _remove(BAD)
+    try:
+        os.rename(PATH, BAD)
+    except OSError:
+        _remove(PATH)
+    return None, "Save file set aside: " + why

@@ -1,0 +1,61 @@
+"""The last menu choices, remembered in flash (a few bytes, written atomically)."""
+import os
+
+PATH = "gomoku.cfg"
+_TMP = "gomoku.cft"
+_MAGIC = 0xA7
+
+# field order in the file and in Settings.values
+MODE = 0
+LEVEL = 1
+RULE = 2
+BLACK = 3
+COUNT = 4
+
+MODE_AI = 0
+MODE_LOCAL = 1
+MODE_RADIO = 2
+BLACK_HUMAN = 0     # vs AI: the player takes black; otherwise the AI does
+BLACK_AI = 1
+
+
+class Settings:
+    def __init__(self):
+        self.values = bytearray(COUNT)
+        self.values[LEVEL] = 1
+        self._saved = bytearray(COUNT + 2)
+
+    def load(self):
+        """Defaults on a missing or damaged file; never raises."""
+        try:
+            with open(PATH, "rb") as f:
+                data = f.read(COUNT + 3)
+        except OSError:
+            return False
+        if len(data) != COUNT + 2 or data[0] != _MAGIC or \
+                sum(data[1:COUNT + 1]) & 0xFF != data[COUNT + 1]:
+            return False
+        for i in range(COUNT):
+            self.values[i] = data[1 + i]
+        self._saved[:] = data
+        return True
+
+    def save(self):
+        """Writes only when something changed."""
+        b = bytearray(COUNT + 2)
+        b[0] = _MAGIC
+        b[1:COUNT + 1] = self.values
+        b[COUNT + 1] = sum(self.values) & 0xFF
+        if b == self._saved:
+            return
+        try:
+            with open(_TMP, "wb") as f:
+                f.write(b)
+            try:
+                os.rename(_TMP, PATH)
+            except OSError:
+                os.remove(PATH)
+                os.rename(_TMP, PATH)
+            self._saved[:] = b
+        except OSError:
+            pass    # a full or read-only flash costs the defaults, not the game

@@ -1,0 +1,53 @@
+"""One line of text on the LCD that redraws only the characters that changed."""
+
+
+class TextLine:
+    def __init__(self, lcd, x, y, w, h, font_w, font_h, fg, bg):
+        self.lcd = lcd
+        self.x = x
+        self.y = y
+        self.w = w
+        self.h = h
+        self.fw = font_w
+        self.ty = y + (h - font_h) // 2
+        self.n = w // font_w
+        self.fg = fg
+        self.bg = bg
+        self.text = None        # None: nothing drawn yet
+
+    def clear(self, bg=None):
+        if bg is not None:
+            self.bg = bg
+        self.lcd.fill_rect(self.x, self.y, self.w, self.h, self.bg)
+        self.text = " " * self.n
+
+    def set(self, s, fg=None, bg=None):
+        n = self.n
+        if len(s) > n:
+            s = s[:n]
+        elif len(s) < n:
+            s = s + " " * (n - len(s))
+        if (fg is not None and fg != self.fg) or (bg is not None and bg != self.bg):
+            if fg is not None:
+                self.fg = fg
+            self.clear(bg)
+        elif self.text is None:
+            self.clear()
+        old = self.text
+        if s == old:
+            return
+        i = 0
+        while i < n:
+            if s[i] == old[i]:
+                i += 1
+                continue
+            j = i + 1
+            while j < n and s[j] != old[j]:
+                j += 1
+            self.lcd.text(s[i:j], self.x + i * self.fw, self.ty, self.fg, self.bg)
+            i = j
+        self.text = s
+
+    def center(self, s, fg=None, bg=None):
+        pad = (self.n - len(s)) // 2
+        self.set(" " * pad + s if pad > 0 else s, fg, bg)

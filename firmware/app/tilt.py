@@ -1,0 +1,134 @@
+"""Tilting the handheld moves the cursor: gyro rates -> tilt angles -> steps.
+
+Works with any tilt source that has `read_rates(out)` (millidegrees per
+second, chip axes): the L3G4200D and the MPU6050 drivers. The board's GYRO
+"axes"/"signs" say which chip axis turns when the device tilts right and
+forward. The rate bias is measured at rest; rates inside a small band count
+as zero so the angle does not drift while the device is still, and inside
+the dead zone the angle settles back to level. Beyond the dead zone the
+cursor steps once at once, then repeats after a pause, faster the longer
+and the further it is tilted.
+"""
+import time
+from micropython import const
+
+RIGHT = const(1)
+LEFT = const(2)
+UP = const(3)
+DOWN = const(4)
+
+_RATE_BAND = const(2500)     # mdps: slower than this is noise or drift
+_DEAD = const(9000)          # mdeg: tilt before the first step
+_RELEASE = const(6000)       # mdeg: back inside this ends the tilt
+_LIMIT = const(45000)        # mdeg: integration clamp
+_FIRST_MS = const(450)       # pause before auto-repeat
+_SLOW_MS = const(260)        # first repeat interval
+_FAST_MS = const(70)         # fastest repeat interval
+_SETTLE_MS = const(1500)     # time constant of the return to level
+
+
+class Tilt:
+    def __init__(self, gyro, axes=(0, 1), signs=(1, 1)):
+        self.gyro = gyro
+        self._axes = (axes[0], axes[1])
+        self._signs = (signs[0], signs[1])
+        self._raw = [0, 0, 0]
+        self.bias = [0, 0, 0]
+        self.angle = [0, 0]         # mdeg: right, forward
+        self._due = [0, 0]          # ticks_ms of the next step per axis
+        self._held = [0, 0]         # steps made in the current tilt
+        self._last = None
+        self._pending = 0
+
+    def calibrate(self, samples=32, gap_ms=5, tries=3):
+        """Average rates at rest; retries while the device is moving."""
+        raw = self._raw
+        for _ in range(tries):
+            lo = [1 << 30] * 3
+            hi = [-(1 << 30)] * 3
+            acc = [0, 0, 0]
+            for _ in range(samples):
+                self.gyro.read_rates(raw)
+                for i in range(3):
+                    v = raw[i]
+                    acc[i] += v
+                    if v < lo[i]:
+                        lo[i] = v
+                    if v > hi[i]:
+                        hi[i] = v
+                time.sleep_ms(gap_ms)
+            for i in range(3):
+                self.bias[i] = acc[i] // samples
+            if max(hi[i] - lo[i] for i in range(3)) < 4 * _RATE_BAND:
+                break
+        self.reset()
+        return self.bias
+
+    def reset(self):
+        """Level from now on (after a pause, a long AI move, a screen)."""
+        self.angle[0] = self.angle[1] = 0
+        self._held[0] = self._held[1] = 0
+        self._pending = 0
+        self._last = None
+
+    def poll(self, now):
+        """Read the gyro; -> RIGHT/LEFT/UP/DOWN for one cursor step, or 0."""
+        if self._pending:
+            ev = self._pending
+            self._pending = 0
+            return ev
+        raw = self._raw
+        self.gyro.read_rates(raw)
+        if self._last is None:
+            self._last = now
+            return 0
+        dt = time.ticks_diff(now, self._last)
+        self._last = now
+        if dt <= 0:
+            return 0
+        if dt > 200:
+            dt = 200        # a long pause is not a long tilt
+        ev = 0
+        for a in range(2):
+            ax = self._axes[a]
+            rate = (raw[ax] - self.bias[ax]) * self._signs[a]
+            if -_RATE_BAND < rate < _RATE_BAND:
+                rate = 0
+            ang = self.angle[a] + rate * dt // 1000
+            if rate == 0 and -_DEAD < ang < _DEAD:
+                ang -= ang * dt // _SETTLE_MS
+            if ang > _LIMIT:
+                ang = _LIMIT
+            elif ang < -_LIMIT:
+                ang = -_LIMIT
+            self.angle[a] = ang
+            step = self._step(a, ang, now)
+            if step:
+                if ev:
+                    self._pending = step
+                else:
+                    ev = step
+        return ev
+
+    def _step(self, a, ang, now):
+        mag = ang if ang >= 0 else -ang
+        held = self._held[a]
+        if held == 0:
+            if mag < _DEAD:
+                return 0
+            self._due[a] = time.ticks_add(now, _FIRST_MS)
+        else:
+            if mag < _RELEASE:
+                self._held[a] = 0
+                return 0
+            if time.ticks_diff(now, self._due[a]) < 0:
+                return 0
+            # faster with each repeat and with a steeper tilt
+            gap = _SLOW_MS - 25 * held - (mag - _DEAD) // 100
+            if gap < _FAST_MS:
+                gap = _FAST_MS
+            self._due[a] = time.ticks_add(now, gap)
+        self._held[a] = held + 1
+        if a == 0:
+            return RIGHT if ang > 0 else LEFT
+        return UP if ang > 0 else DOWN

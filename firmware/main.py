@@ -1,0 +1,120 @@
+"""Boot the handheld: build the drivers `board` describes, then run the game.
+
+A chip that does not answer is named, with its pins, on the console and on
+the screen (when the screen works); the game goes on without it where it
+can: no gyroscope -> joystick and buttons only; no radio -> no wireless.
+"""
+import gc
+import time
+import board
+
+_ERRORS = (OSError, ValueError, TypeError, IndexError, KeyError,
+           AttributeError, MemoryError, ImportError)
+
+
+def _pins(cfg, names):
+    return " ".join("%s=%s" % (n, cfg[n]) for n in names
+                    if cfg.get(n) is not None)
+
+
+def _missing(kind, cfg, bus, pins, err, then):
+    return "%s %s not found (%s %s): %s. %s" % (
+        kind, cfg.get("chip", "?").upper(), bus, _pins(cfg, pins), err, then)
+
+
+def build_lcd():
+    """-> (display, None) or (None, message)."""
+    cfg = board.LCD
+    try:
+        import lcd_base
+        return lcd_base.from_board(cfg), None
+    except _ERRORS as e:
+        return None, _missing("Display", cfg, "SPI%s" % cfg.get("spi"),
+                              ("sck", "mosi", "miso", "cs", "dc", "rst"), e,
+                              "Cannot play without it")
+
+
+def build_tilt(notes):
+    cfg = getattr(board, "GYRO", None)
+    if not cfg:
+        return None
+    try:
+        from machine import I2C, Pin
+        import tilt
+        chip = cfg["chip"]
+        cls = getattr(__import__(chip), chip.upper())
+        i2c = I2C(cfg["i2c"], scl=Pin(cfg["scl"]), sda=Pin(cfg["sda"]),
+                  freq=cfg.get("freq", 400000))
+        gyro = cls(i2c, cfg["addr"])
+        t = tilt.Tilt(gyro, cfg.get("axes", (0, 1)), cfg.get("signs", (1, 1)))
+        t.calibrate()
+        return t
+    except _ERRORS as e:
+        notes.append(_missing("Gyro", cfg, "I2C%s" % cfg.get("i2c"),
+                              ("scl", "sda", "addr"), e,
+                              "Tilt is off: use the joystick and buttons"))
+        return None
+
+
+def build_radio(notes):
+    cfg = getattr(board, "RADIO", None)
+    if not cfg:
+        return None
+    try:
+        import match
+        if not hasattr(match, "Match"):
+            return None
+        from machine import SPI, Pin
+        chip = cfg["chip"]
+        cls = getattr(__import__(chip), chip.upper())
+        spi = SPI(cfg["spi"], baudrate=cfg.get("baudrate", 4000000),
+                  sck=Pin(cfg["sck"]), mosi=Pin(cfg["mosi"]),
+                  miso=Pin(cfg["miso"]))
+        return cls(spi, Pin(cfg["cs"], Pin.OUT), Pin(cfg["ce"], Pin.OUT))
+    except _ERRORS as e:
+        notes.append(_missing("Radio", cfg, "SPI%s" % cfg.get("spi"),
+                              ("sck", "mosi", "miso", "cs", "ce"), e,
+                              "Wireless match is off"))
+        return None
+
+
+def build_app():
+    """The app with every chip that answers, or None without a display."""
+    lcd, err = build_lcd()
+    if lcd is None:
+        print(err)
+        return None
+    notes = []
+    import buttons
+    import controls
+    import app
+    tilt = build_tilt(notes)
+    radio = build_radio(notes)
+    keys = buttons.Buttons(board.BUTTONS)
+    import lcd_base
+    gc.collect()
+    return app.App(lcd, controls.Controls(keys, tilt), lcd_base.FONT_W,
+                   lcd_base.FONT_H, radio, notes)
+
+
+def main():
+    while True:
+        a = build_app()
+        if a is None:
+            time.sleep_ms(5000)     # try the display again
+            continue
+        try:
+            a.run()
+        except _ERRORS as e:
+            # a firmware fault: say so, then start again (the save resumes)
+            print("gomoku: %r" % (e,))
+            try:
+                a.show_note("Error: %r. The game restarts." % (e,))
+            except _ERRORS:
+                time.sleep_ms(2000)
+        a = None
+        gc.collect()
+
+
+if __name__ == "__main__":
+    main()

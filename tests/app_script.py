@@ -1,0 +1,185 @@
+"""Scripted handheld for the app tests, on CPython and on the unix port.
+
+A script is data: a list of (t_ms, action, *args) built by `Script` (on
+CPython, where the tests plan games with the engine), run by `Rig` on either
+runtime. The rig wires host_sim's chip models to the board's pins, as the
+simulator does, runs firmware main.main() on the virtual clock, performs the
+actions when the clock reaches them (button taps, tilts, pixel snapshots, a
+power cut) and stops at the script's end from inside a sleep.
+
+Actions: ("tap", name, hold_ms), ("press", name), ("release", name),
+("tilt", right_dps, forward_dps), ("snap", label, [(x, y), ...]),
+("reset",) (machine.reset(): a power cut), ("end",).
+"""
+import sys
+
+import machine
+import sim_clock
+
+STEP_DPS = 60       # a tilt gesture: this rate for STEP_MS, then back
+STEP_MS = 200
+
+
+class Stop(Exception):
+    """The script ended: unwinds main() from inside a sleep."""
+
+
+class Script:
+    """Builds the event list; `t` is the time of the next event (ms)."""
+
+    def __init__(self, start_ms=600):
+        self.t = start_ms
+        self.events = []
+        self.cursor = 7 * 15 + 7
+
+    def at(self, *ev):
+        self.events.append((self.t,) + ev)
+
+    def wait(self, ms):
+        self.t += ms
+
+    def tap(self, name, hold=80, gap=120):
+        self.at("tap", name, hold)
+        self.t += hold + gap
+
+    def tilt_step(self, right, forward):
+        """One cursor step: tilt past the dead zone and straight back."""
+        self.at("tilt", right * STEP_DPS, forward * STEP_DPS)
+        self.t += STEP_MS
+        self.at("tilt", -right * STEP_DPS, -forward * STEP_DPS)
+        self.t += STEP_MS
+        self.at("tilt", 0, 0)
+        self.t += 150
+
+    def goto(self, i, how="joy"):
+        """Move the cursor to point i by joystick taps or tilt gestures."""
+        x, y = self.cursor % 15, self.cursor // 15
+        tx, ty = i % 15, i // 15
+        while (x, y) != (tx, ty):
+            dx = (tx > x) - (tx < x)
+            dy = (ty > y) - (ty < y)
+            if how == "tilt":
+                if dx:
+                    self.tilt_step(dx, 0)
+                if dy:
+                    self.tilt_step(0, -dy)      # forward: cursor up
+            else:
+                if dx:
+                    self.tap("right" if dx > 0 else "left", 60, 60)
+                if dy:
+                    self.tap("down" if dy > 0 else "up", 60, 60)
+            x += dx
+            y += dy
+        self.cursor = i
+
+    def place(self, i, how="joy", key="place"):
+        self.goto(i, how)
+        self.tap(key)
+
+    def snap(self, label, points):
+        self.at("snap", label, list(points))
+        self.t += 20
+
+    def reset(self):
+        self.at("reset")
+        self.t += 50
+
+    def end(self, after=300):
+        self.t += after
+        self.at("end")
+        return self.events
+
+
+class Rig:
+    """The handheld of `board` on the host_sim models, flash in the cwd."""
+
+    def __init__(self, board, gyro=True, bias=None):
+        import tilt_model
+        import button_model
+        machine.forget_all()
+        sim_clock.reset()
+        self.board = board
+        self.snaps = {}
+        self.done = False
+        lcd = board.LCD
+        chip = lcd["chip"]
+        mod = __import__(chip + "_model")
+        cls = getattr(mod, chip.upper() + "Model")
+        rot = lcd.get("rotation", 0)
+        if rot in (90, 270):
+            gw, gh = lcd["height"], lcd["width"]
+        else:
+            gw, gh = lcd["width"], lcd["height"]
+        self.lcd = cls(lcd["dc"], lcd.get("rst"), lcd.get("bl"), gw, gh,
+                       lcd.get("x_offset", 0), lcd.get("y_offset", 0), rot)
+        machine.attach_spi(lcd["spi"], lcd["cs"], self.lcd, chip, dc=lcd["dc"])
+        g = board.GYRO
+        kw = {} if bias is None else {"bias_mdps": bias}
+        self.tilt = tilt_model.TiltModel(g["axes"], g["signs"], **kw)
+        if gyro:
+            gm = __import__(g["chip"] + "_model")
+            self.gyro = getattr(gm, g["chip"].upper() + "Model")(self.tilt)
+            machine.attach_i2c(g["i2c"], g["addr"], self.gyro, g["chip"])
+        else:
+            self.gyro = None
+        self.pad = button_model.ButtonPad(board.BUTTONS)
+        self.spi_bytes = 0
+        self.bytes_at = {}
+
+    def _count(self, rec):
+        if rec.get("dev") == self.board.LCD["chip"]:
+            self.spi_bytes += len(rec["tx"]) // 2
+
+    def count_spi(self):
+        machine.set_trace(self._count)
+
+    def _do(self, ev):
+        kind = ev[1]
+        if kind == "tap":
+            self.pad.tap(ev[2], ev[3])
+        elif kind == "press":
+            self.pad.press(ev[2])
+        elif kind == "release":
+            self.pad.release(ev[2])
+        elif kind == "tilt":
+            self.tilt.set_tilt(ev[2], ev[3])
+        elif kind == "snap":
+            self.snaps[ev[2]] = [self.lcd.pixel(x, y) for x, y in ev[3]]
+            self.bytes_at[ev[2]] = self.spi_bytes
+        elif kind == "reset":
+            machine.reset()
+        elif kind == "end":
+            self.done = True
+
+    def run(self, events):
+        """Run main() until the script ends ("end") or the device resets.
+
+        -> "end" or "reset".
+        """
+        for ev in events:
+            sim_clock.call_at(ev[0] * 1000, self._event(ev))
+        sys.modules["board"] = self.board
+        import time
+        sleep = time.sleep_ms
+        rig = self
+
+        def sleep_ms(ms):
+            if rig.done:
+                raise Stop()
+            sleep(ms)
+            if rig.done:
+                raise Stop()
+        time.sleep_ms = sleep_ms
+        try:
+            import main
+            main.main()
+        except Stop:
+            return "end"
+        except machine.SimReset:
+            return "reset"
+        finally:
+            time.sleep_ms = sleep
+        raise AssertionError("main() returned")
+
+    def _event(self, ev):
+        return lambda: self._do(ev)
