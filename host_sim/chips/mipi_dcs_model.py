@@ -82,8 +82,11 @@ def _noise(n):
     for i in range(251):
         x = (x * 1103515245 + 12345) & 0x7FFFFFFF
         block[i] = x >> 16 & 0xFF
-    out = bytearray(block * (n // 251 + 1))
-    return out[:n]
+    out = bytearray(n)
+    for i in range(0, n, 251):
+        k = min(251, n - i)
+        out[i:i + k] = block[:k]
+    return out
 
 
 class DcsPanel:

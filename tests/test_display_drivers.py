@@ -1,0 +1,131 @@
+"""ST7789 / ILI9341 drivers against their chip models, pixel by pixel, on
+CPython and on the MicroPython unix port (tests/display_checks.py)."""
+import pytest
+
+import host_sim
+
+host_sim.install()
+import display_checks as dc  # noqa: E402
+import display_font_art  # noqa: E402
+import font5x7  # noqa: E402
+import upy  # noqa: E402
+
+CHIPS = ("st7789", "ili9341")
+ROTATIONS = (0, 90, 180, 270)
+
+
+@pytest.mark.parametrize("chip", CHIPS)
+@pytest.mark.parametrize("rotation", ROTATIONS)
+def test_init_reaches_documented_state(chip, rotation):
+    m, d = dc.check_init(chip, rotation)
+    # documented order: reset, SLPOUT, COLMOD, MADCTL, INV*, NORON, clear, DISPON
+    assert (d.width, d.height) == (m.width, m.height)
+
+
+@pytest.mark.parametrize("chip", CHIPS)
+def test_init_without_reset_pin_uses_swreset(chip):
+    dc.check_init(chip, 0, rst=False)
+
+
+@pytest.mark.parametrize("chip", CHIPS)
+@pytest.mark.parametrize("rotation", ROTATIONS)
+def test_rotation_turns_clockwise_on_the_glass(chip, rotation):
+    dc.check_orientation(chip, rotation)
+
+
+@pytest.mark.parametrize("rotation", ROTATIONS)
+def test_st7789_135x240_glass_with_offsets(rotation):
+    m, d = dc.check_pattern("st7789", rotation, 135, 240, 52, 40)
+    assert (d.width, d.height) == ((240, 135) if rotation in (90, 270)
+                                   else (135, 240))
+
+
+@pytest.mark.parametrize("rotation", ROTATIONS)
+def test_ili9341_pattern(rotation):
+    dc.check_pattern("ili9341", rotation, 240, 320)
+
+
+def test_st7789_240x240_rotation_180_uses_ram_rows_of_the_glass():
+    dc.check_pattern("st7789", 180, 240, 240)
+    dc.check_st7789_ram_offset()
+
+
+def test_text_draws_the_font_art_glyphs():
+    m, d = dc.setup("st7789", 240, 240, 0)
+    ref = dc.Canvas(240, 240)
+    ref.rect_fill(0, 0, 240, 240, 0)
+    text = "".join(chr(c) for c in range(32, 127))
+    dc.draw_text(d, ref, text[:40], 0, 0, 0xFFFF, 0x0000, 1)
+    dc.draw_text(d, ref, text[40:80], 0, 10, 0x07E0, 0x0010, 1)
+    dc.draw_text(d, ref, text[80:93], 0, 20, 0xF800, 0x0000, 3)
+    dc.draw_text(d, ref, text[93:], 6, 50, 0x001F, 0xFFE0, 2)
+    dc.compare(m, ref, "text")
+
+
+def test_text_clips_at_the_right_edge_and_replaces_unknown_chars():
+    m, d = dc.setup("st7789", 240, 240, 0)
+    d.text("ABCDEFGHIJ", 200, 0, 0xFFFF, 0x0000)   # 6 cells fit, 4 left out
+    ref = dc.Canvas(240, 240)
+    dc.draw_text(d, ref, "ABCDEF", 200, 0, 0xFFFF, 0x0000, 1)
+    d.text("\u00e9", 0, 50, 0xFFFF, 0)
+    dc.draw_text(d, ref, "?", 0, 50, 0xFFFF, 0, 1)
+    dc.compare(m, ref, "clipped text")
+
+
+def test_font_module_matches_the_art():
+    assert bytes(font5x7.GLYPHS) == display_font_art.packed()
+    assert len(font5x7.GLYPHS) == 5 * (127 - 32)
+
+
+@pytest.mark.parametrize("chip", CHIPS)
+def test_missing_chip_names_chip_and_pins(chip):
+    msg = dc.check_missing(chip)
+    assert "not answering" in msg
+
+
+def test_wrong_controller_is_refused():
+    assert "expected 858552" in dc.check_wrong_chip()
+
+
+@pytest.mark.parametrize("chip", CHIPS)
+def test_id_check_passes_on_the_right_chip(chip):
+    dc.check_id_ok(chip)
+
+
+def test_bad_geometry_and_arguments():
+    dc.board("st7789", 240, 240, 0, 0, 0)
+    with pytest.raises(ValueError, match="rotation"):
+        dc.driver("st7789", 240, 240, 45)
+    with pytest.raises(ValueError, match="does not fit"):
+        dc.driver("st7789", 240, 240, 0, y_offset=100)
+    with pytest.raises(ValueError, match="does not fit"):
+        dc.driver("ili9341", 320, 240, 0)       # landscape needs 90/270
+    d = dc.driver("st7789", 240, 240, 0)
+    with pytest.raises(ValueError, match="bytes"):
+        d.blit(bytes(10), 0, 0, 4, 4)
+    with pytest.raises(ValueError, match="scale"):
+        d.text("a", 0, 0, 1, 0, scale=0)
+
+
+def test_no_framebuffer_one_small_buffer():
+    m, d = dc.setup("st7789", 240, 240, 0)
+    buffers = [v for v in vars(d).values() if isinstance(v, bytearray)]
+    assert sum(len(b) for b in buffers) <= 1100
+
+
+def test_window_writes_only_the_rectangle():
+    """A fill_rect sends CASET/RASET/RAMWR and exactly w*h pixels."""
+    m, d = dc.setup("ili9341", 240, 320, 90)
+    before = m.pixels_written
+    d.fill_rect(10, 10, 7, 5, 0xF800)
+    assert m.pixels_written - before == 35
+    d.fill_rect(300, 200, 50, 50, 0x001F)       # clipped to 20 x 40
+    assert m.pixels_written - before == 35 + 20 * 40
+
+
+def test_unix_port_runs_the_same_checks():
+    out = upy.run("import display_checks; display_checks.all()",
+                  heapsize="2m", shims=True,
+                  extra_path=[upy.ROOT / "host_sim" / "chips",
+                              upy.ROOT / "tests"])
+    assert "display checks OK 33" in out
