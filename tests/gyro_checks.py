@@ -1,0 +1,456 @@
+"""Gyroscope checks that run unchanged on CPython (pytest) and on the
+MicroPython unix port (tests/upy.py): each driver against its chip model.
+
+Every `l3g_*`, `mpu_*` and `motion_*` function sets up a fresh bus and clock
+and raises AssertionError on a failure. `run(prefix)` runs a family and
+prints one line per check (the unix-port tests call it).
+"""
+import machine
+import sim_clock
+import time
+
+import l3g4200d
+import l3g4200d_model
+import mpu6050
+import mpu6050_model
+import tilt_model
+
+PINS = {"scl": 27, "sda": 26}
+
+
+def rig(model_cls, addr, bus=1, axes=(1, 0), signs=(1, -1), bias=(0, 0, 0),
+        noise=0):
+    machine.forget_all()
+    sim_clock.reset()
+    tilt = tilt_model.TiltModel(axes, signs, bias_mdps=bias, noise_mdps=noise)
+    model = model_cls(tilt)
+    machine.attach_i2c(bus, addr, model, "gyro")
+    i2c = machine.I2C(bus, scl=machine.Pin(PINS["scl"]),
+                      sda=machine.Pin(PINS["sda"]), freq=400000)
+    return tilt, model, i2c
+
+
+def raises_oserror(fn):
+    try:
+        fn()
+    except OSError as e:
+        return str(e.args[0]) if e.args else str(e)
+    raise AssertionError("no OSError raised")
+
+
+def near(got, want, tol, what):
+    for i in range(3):
+        if abs(got[i] - want[i]) > tol:
+            raise AssertionError("%s axis %d: read %d, expected %d (+-%s)"
+                                 % (what, i, got[i], want[i], tol))
+
+
+# chip-frame test rates (dps) that stay inside every full scale's range
+RATE_SETS = ((0, 0, 0), (1.5, -2.25, 0.01), (-100, 37.5, 200),
+             (-0.4, 0.3, -249))
+
+
+# -- L3G4200D ------------------------------------------------------------------
+
+def l3g_init_reaches_documented_state():
+    for dps, fs_bits in ((250, 0x00), (500, 0x10), (2000, 0x20)):
+        tilt, m, i2c = rig(l3g4200d_model.L3G4200DModel, 0x69)
+        assert m.regs[0x20] == 0x07 and not m.powered()   # reset: power-down
+        g = l3g4200d.L3G4200D(i2c, 0x69, dps=dps)
+        assert m.regs[0x20] == 0x1F, hex(m.regs[0x20])    # 100 Hz, on, XYZ
+        assert m.regs[0x21] == 0 and m.regs[0x22] == 0 and m.regs[0x24] == 0
+        assert m.regs[0x23] == 0x80 | fs_bits, hex(m.regs[0x23])
+        assert m.powered() and m.enabled_axes() == 7 and m.odr_hz() == 100
+        assert m.full_scale_dps() == dps and m.bdu() and not m.big_endian()
+        assert m.errors == [], m.errors
+        assert g.dps == dps
+
+
+def l3g_rates_match_tilt_within_one_lsb():
+    for dps in (250, 500, 2000):
+        tilt, m, i2c = rig(l3g4200d_model.L3G4200DModel, 0x69)
+        g = l3g4200d.L3G4200D(i2c, dps=dps)
+        lsb = m.sensitivity_mdps()
+        out = [0, 0, 0]
+        for rates in RATE_SETS:
+            if max(abs(r) for r in rates) * 1.1 > dps:
+                continue
+            tilt.set_rates(*rates)
+            time.sleep_ms(12)                 # past the next 100 Hz sample
+            g.read_rates(out)
+            want = [int(r * 1000) for r in rates]
+            near(out, want, lsb, "L3G4200D at %d dps" % dps)
+    # one more at 2000 dps near its top
+    tilt.set_rates(-1900, 1750, 0)
+    time.sleep_ms(12)
+    g.read_rates(out)
+    near(out, (-1900000, 1750000, 0), 70, "L3G4200D at 2000 dps")
+
+
+def l3g_device_tilt_reaches_mapped_axes():
+    tilt, m, i2c = rig(l3g4200d_model.L3G4200DModel, 0x69,
+                       axes=(1, 0), signs=(1, -1))
+    g = l3g4200d.L3G4200D(i2c)
+    tilt.set_tilt(30, -12)          # right 30 dps, backward 12 dps
+    time.sleep_ms(12)
+    out = [0, 0, 0]
+    g.read_rates(out)
+    right = out[1] * 1
+    forward = out[0] * -1
+    assert abs(right - 30000) <= 9 and abs(forward + 12000) <= 9, out
+    assert abs(out[2]) <= 9, out
+
+
+def l3g_missing_chip_message():
+    tilt, m, i2c = rig(l3g4200d_model.L3G4200DModel, 0x68)   # SDO low
+    msg = raises_oserror(lambda: l3g4200d.L3G4200D(i2c, 0x69))
+    for part in ("L3G4200D not found", "0x69", "I2C(1", "scl=27", "sda=26",
+                 "check wiring"):
+        assert part in msg, msg
+
+
+def l3g_wrong_who_am_i_message():
+    tilt, m, i2c = rig(mpu6050_model.MPU6050Model, 0x69)     # an MPU at 0x69
+    before = bytes(m.regs)
+    msg = raises_oserror(lambda: l3g4200d.L3G4200D(i2c, 0x69))
+    for part in ("L3G4200D not found", "0x69", "WHO_AM_I reads 0x00",
+                 "expected 0xD3", "scl=27"):
+        assert part in msg, msg
+    assert bytes(m.regs) == before and m.errors == []    # nothing written
+
+
+def l3g_burst_needs_auto_increment_bit():
+    tilt, m, i2c = rig(l3g4200d_model.L3G4200DModel, 0x69)
+    l3g4200d.L3G4200D(i2c)
+    tilt.set_rates(0.00875 * 0x0102, 0.00875 * 0x0304, -0.00875)
+    time.sleep_ms(12)
+    good = i2c.readfrom_mem(0x69, 0xA8, 6)
+    assert good == bytes((0x02, 0x01, 0x04, 0x03, 0xFF, 0xFF)), good
+    bad = i2c.readfrom_mem(0x69, 0x28, 6)       # sub-address MSB clear
+    assert bad == bytes((0x02,) * 6), bad
+    assert i2c.readfrom_mem(0x69, 0x0F, 1) == bytes((0xD3,))
+
+
+def l3g_full_scale_changes_output_scale():
+    tilt, m, i2c = rig(l3g4200d_model.L3G4200DModel, 0x69)
+    l3g4200d.L3G4200D(i2c, dps=250)
+    tilt.set_rates(70, 0, 0)
+    time.sleep_ms(12)
+    m_raw = i2c.readfrom_mem(0x69, 0xA8, 2)
+    raw250 = m_raw[0] | m_raw[1] << 8
+    i2c.writeto_mem(0x69, 0x23, bytes((0x80 | 0x20,)))    # 2000 dps
+    time.sleep_ms(12)
+    m_raw = i2c.readfrom_mem(0x69, 0xA8, 2)
+    raw2000 = m_raw[0] | m_raw[1] << 8
+    assert raw250 == 8000 and raw2000 == 1000, (raw250, raw2000)
+
+
+def l3g_power_down_gives_no_new_data():
+    tilt, m, i2c = rig(l3g4200d_model.L3G4200DModel, 0x69)
+    g = l3g4200d.L3G4200D(i2c)
+    out = [0, 0, 0]
+    tilt.set_rates(10, 20, 30)
+    time.sleep_ms(12)
+    assert g.data_ready()
+    g.read_rates(out)
+    assert not g.data_ready()
+    i2c.writeto_mem(0x69, 0x20, bytes((0x17,)))     # PD = 0
+    tilt.set_rates(-50, -60, -70)
+    time.sleep_ms(50)
+    assert not g.data_ready()
+    g.read_rates(out)
+    near(out, (10000, 20000, 30000), 9, "after power-down")
+    i2c.writeto_mem(0x69, 0x20, bytes((0x1F,)))     # on again
+    time.sleep_ms(12)
+    g.read_rates(out)
+    near(out, (-50000, -60000, -70000), 9, "powered again")
+
+
+def l3g_ble_swaps_bytes():
+    tilt, m, i2c = rig(l3g4200d_model.L3G4200DModel, 0x69)
+    l3g4200d.L3G4200D(i2c)
+    tilt.set_rates(0.00875 * 0x1234, 0, 0)
+    i2c.writeto_mem(0x69, 0x23, bytes((0xC0,)))     # BDU + BLE
+    time.sleep_ms(12)
+    assert i2c.readfrom_mem(0x69, 0xA8, 2) == bytes((0x12, 0x34))
+
+
+def l3g_bdu_keeps_a_pair_together():
+    for bdu, want_high in ((0x80, 0x01), (0x00, 0x02)):
+        tilt, m, i2c = rig(l3g4200d_model.L3G4200DModel, 0x69)
+        l3g4200d.L3G4200D(i2c)
+        i2c.writeto_mem(0x69, 0x23, bytes((bdu,)))
+        tilt.set_rates(0.00875 * 0x01FF, 0, 0)
+        time.sleep_ms(12)
+        low = i2c.readfrom_mem(0x69, 0x28, 1)[0]
+        tilt.set_rates(0.00875 * 0x0200, 0, 0)
+        time.sleep_ms(12)
+        high = i2c.readfrom_mem(0x69, 0x29, 1)[0]
+        assert low == 0xFF and high == want_high, (bdu, low, high)
+
+
+def l3g_read_rates_allocates_nothing():
+    """On MicroPython: read_rates under heap_lock (a bus that allocates
+    nothing stands in for the shim, which does)."""
+    import micropython
+    tilt, m, i2c = rig(l3g4200d_model.L3G4200DModel, 0x69)
+    real = l3g4200d.L3G4200D(i2c, dps=500)
+    tilt.set_rates(-123.4, 56.7, 0.5)
+    time.sleep_ms(12)
+    want = [0, 0, 0]
+    real.read_rates(want)
+    stub = RegisterBus(m.regs, 0x80)
+    g = l3g4200d.L3G4200D(stub, dps=500)
+    for i in range(6):
+        stub.regs[0x28 + i] = (m.raw[i >> 1] >> (8 * (i & 1))) & 0xFF
+    out = [0, 0, 0]
+    micropython.heap_lock()
+    try:
+        g.read_rates(out)
+        g.read_rates(out)
+    finally:
+        micropython.heap_unlock()
+    assert out == want, (out, want)
+
+
+class RegisterBus:
+    """An I2C stand-in over a register array that allocates nothing."""
+
+    def __init__(self, regs, autoinc_bit):
+        self.regs = bytearray(regs)
+        self._mask = 0x7F if autoinc_bit else 0xFF
+
+    def readfrom_mem_into(self, addr, reg, buf):
+        r = reg & self._mask
+        regs = self.regs
+        for i in range(len(buf)):
+            buf[i] = regs[r + i]
+
+    def writeto_mem(self, addr, reg, buf):
+        pass
+
+
+# -- MPU6050 -------------------------------------------------------------------
+
+def mpu_init_reaches_documented_state():
+    for dps, fs in ((250, 0), (500, 1), (1000, 2), (2000, 3)):
+        for g_range, afs in ((2, 0), (16, 3)):
+            tilt, m, i2c = rig(mpu6050_model.MPU6050Model, 0x68)
+            assert m.asleep() and m.regs[0x6B] == 0x40
+            imu = mpu6050.MPU6050(i2c, 0x68, dps=dps, g=g_range)
+            assert m.regs[0x6B] == 0x01, hex(m.regs[0x6B])   # awake, PLL X
+            assert not m.asleep() and m.clock_source() == 1
+            assert m.regs[0x19] == 9 and m.regs[0x1A] == 3
+            assert m.sample_rate_hz() == 100
+            assert m.regs[0x1B] == fs << 3 and m.regs[0x1C] == afs << 3
+            assert m.gyro_full_scale_dps() == dps
+            assert m.errors == [], m.errors
+            assert imu.dps == dps and imu.g == g_range
+
+
+def mpu_rates_match_tilt_within_one_lsb():
+    for dps in (250, 500, 1000, 2000):
+        tilt, m, i2c = rig(mpu6050_model.MPU6050Model, 0x68)
+        imu = mpu6050.MPU6050(i2c, dps=dps)
+        lsb = 1000 / m.gyro_lsb_per_dps()
+        out = [0, 0, 0]
+        for rates in RATE_SETS + ((-990, 0, 985),):
+            if max(abs(r) for r in rates) * 1.1 > dps:
+                continue
+            tilt.set_rates(*rates)
+            time.sleep_ms(12)
+            imu.read_rates(out)
+            near(out, [int(r * 1000) for r in rates], lsb,
+                 "MPU6050 at %d dps" % dps)
+
+
+def mpu_accel_matches_gravity_within_one_lsb():
+    for g_range in (2, 4, 8, 16):
+        tilt, m, i2c = rig(mpu6050_model.MPU6050Model, 0x68,
+                           axes=(0, 1), signs=(1, 1))
+        imu = mpu6050.MPU6050(i2c, g=g_range)
+        lsb = 1000 / m.accel_lsb_per_g()
+        acc = [0, 0, 0]
+        time.sleep_ms(12)
+        imu.read_accel(acc)
+        near(acc, (0, 0, 1000), lsb + 1, "flat, +-%d g" % g_range)
+        tilt.set_tilt(45, 0)            # right edge down, 45 degrees
+        time.sleep_ms(1000)
+        tilt.hold_still()
+        time.sleep_ms(12)
+        imu.read_accel(acc)
+        near(acc, tilt.gravity_mg(), lsb + 1, "tilted, +-%d g" % g_range)
+        # turned a quarter, the chip's y axis points left: now up
+        assert acc[1] > 600 and acc[2] > 600, acc
+
+
+def mpu_read_all_is_one_big_endian_burst():
+    tilt, m, i2c = rig(mpu6050_model.MPU6050Model, 0x68)
+    imu = mpu6050.MPU6050(i2c)
+    tilt.set_rates(0x0102 / 131, -1 / 131, 0)
+    time.sleep_ms(12)
+    raw = i2c.readfrom_mem(0x68, 0x3B, 14)
+    assert raw[8:12] == bytes((0x01, 0x02, 0xFF, 0xFF)), raw
+    assert raw[4:6] == bytes((0x40, 0x00)), raw        # +1 g at 16384 LSB/g
+    acc = [0, 0, 0]
+    rates = [0, 0, 0]
+    imu.read_all(acc, rates)
+    assert rates[0] == 0x0102 * 10000 // 1310 and rates[1] == -8, rates
+    assert acc[2] == 1000, acc
+    assert abs(imu.temperature_centi() - 2500) <= 1, imu.temperature_centi()
+
+
+def mpu_sleep_gives_no_new_data():
+    tilt, m, i2c = rig(mpu6050_model.MPU6050Model, 0x68)
+    tilt.set_rates(10, 20, 30)
+    time.sleep_ms(50)
+    # never woken: the sensor registers stay as reset
+    assert i2c.readfrom_mem(0x68, 0x3B, 14) == bytes(14)
+    imu = mpu6050.MPU6050(i2c)
+    time.sleep_ms(12)
+    out = [0, 0, 0]
+    imu.read_rates(out)
+    near(out, (10000, 20000, 30000), 8, "awake")
+    i2c.writeto_mem(0x68, 0x6B, bytes((0x41,)))        # SLEEP again
+    tilt.set_rates(-1, -2, -3)
+    time.sleep_ms(50)
+    imu.read_rates(out)
+    near(out, (10000, 20000, 30000), 8, "asleep: stale")
+
+
+def mpu_device_reset_restores_defaults():
+    tilt, m, i2c = rig(mpu6050_model.MPU6050Model, 0x68)
+    mpu6050.MPU6050(i2c, dps=2000, g=16)
+    i2c.writeto_mem(0x68, 0x6B, bytes((0x80,)))
+    assert m.regs[0x6B] == 0x40 and m.regs[0x1B] == 0 and m.regs[0x1C] == 0
+    assert i2c.readfrom_mem(0x68, 0x75, 1) == bytes((0x68,))
+
+
+def mpu_missing_chip_message():
+    tilt, m, i2c = rig(mpu6050_model.MPU6050Model, 0x69)      # AD0 high
+    msg = raises_oserror(lambda: mpu6050.MPU6050(i2c, 0x68))
+    for part in ("MPU6050 not found", "0x68", "I2C(1", "scl=27", "sda=26",
+                 "check wiring"):
+        assert part in msg, msg
+
+
+def mpu_wrong_who_am_i_message():
+    tilt, m, i2c = rig(l3g4200d_model.L3G4200DModel, 0x68)    # SDO low
+    msg = raises_oserror(lambda: mpu6050.MPU6050(i2c, 0x68))
+    for part in ("MPU6050 not found", "0x68", "WHO_AM_I reads 0x00",
+                 "expected 0x68"):
+        assert part in msg, msg
+    assert m.regs[0x20] == 0x07 and m.errors == []
+
+
+def mpu_reads_allocate_nothing():
+    import micropython
+    tilt, m, i2c = rig(mpu6050_model.MPU6050Model, 0x68)
+    real = mpu6050.MPU6050(i2c, dps=1000, g=4)
+    tilt.set_rates(-123.4, 56.7, 0.5)
+    time.sleep_ms(12)
+    want_r = [0, 0, 0]
+    want_a = [0, 0, 0]
+    real.read_all(want_a, want_r)
+    stub = RegisterBus(m.regs, 0)
+    imu = mpu6050.MPU6050(stub, dps=1000, g=4)
+    r = [0, 0, 0]
+    a = [0, 0, 0]
+    a2 = [0, 0, 0]
+    micropython.heap_lock()
+    try:
+        imu.read_rates(r)
+        imu.read_accel(a)
+        imu.read_all(a2, r)
+    finally:
+        micropython.heap_unlock()
+    assert r == want_r and a == want_a and a2 == want_a, (r, a, want_r, want_a)
+
+
+# -- the tilt source -----------------------------------------------------------
+
+def motion_maps_device_to_chip_axes():
+    for axes, signs in (((1, 0), (1, -1)), ((0, 1), (1, 1)), ((2, 0), (-1, 1))):
+        sim_clock.reset()
+        t = tilt_model.TiltModel(axes, signs, bias_mdps=(0, 0, 0), noise_mdps=0)
+        t.set_tilt(20, -7)
+        r = t.rates_mdps()
+        # what the app does with the board's mapping gives the tilt back
+        assert r[axes[0]] * signs[0] == 20000, (axes, signs, r)
+        assert r[axes[1]] * signs[1] == -7000, (axes, signs, r)
+        assert r[3 - axes[0] - axes[1]] == 0, r
+
+
+def motion_held_still_reads_bias_and_noise():
+    sim_clock.reset()
+    t = tilt_model.TiltModel(bias_mdps=(1200, -1800, 500), noise_mdps=250,
+                             seed=7)
+    t.hold_still()
+    n = 400
+    sums = [0, 0, 0]
+    for _ in range(n):
+        r = t.rates_mdps()
+        for i in range(3):
+            assert abs(r[i] - t.bias_mdps[i]) <= 250, r
+            sums[i] += r[i]
+    near([s // n for s in sums], (1200, -1800, 500), 40, "mean at rest")
+    u = tilt_model.TiltModel(bias_mdps=(1200, -1800, 500), noise_mdps=250,
+                             seed=7)
+    t2 = tilt_model.TiltModel(bias_mdps=(1200, -1800, 500), noise_mdps=250,
+                              seed=7)
+    assert [u.rates_mdps() for _ in range(5)] == [
+        t2.rates_mdps() for _ in range(5)]
+
+
+def motion_scripted_motion_follows_sim_time():
+    sim_clock.reset()
+    t = tilt_model.TiltModel(bias_mdps=(0, 0, 0), noise_mdps=0)
+
+    def script(t_ms):
+        if t_ms < 500:
+            return (90, 0)
+        if t_ms < 1000:
+            return (0, -45)
+        return (0, 0)
+    t.set_motion(script)
+    time.sleep_ms(100)
+    assert t.rates_mdps()[1] == 90000
+    time.sleep_ms(500)
+    r = t.rates_mdps()
+    assert r[1] == 0 and r[0] == 45000, r      # forward -45: chip x +45 (sign -1)
+    time.sleep_ms(1000)
+    assert t.rates_mdps() == (0, 0, 0)
+
+
+def motion_gravity_follows_the_angle():
+    sim_clock.reset()
+    t = tilt_model.TiltModel(bias_mdps=(0, 0, 0), noise_mdps=0)
+    assert t.gravity_mg() == (0, 0, 1000)
+    t.set_tilt(90, 0)
+    time.sleep_ms(1000)
+    t.hold_still()
+    right, fwd = t.angles()
+    assert abs(right - 90) < 0.01 and abs(fwd) < 0.01, (right, fwd)
+    g = t.gravity_mg()
+    assert g == (-1000, 0, 0), g      # right edge down: x points down
+    t.level()
+    assert t.gravity_mg() == (0, 0, 1000)
+
+
+def motion_rejects_bad_mapping():
+    for axes, signs in (((1, 1), (1, 1)), ((0, 3), (1, 1)), ((0, 1), (2, 1))):
+        try:
+            tilt_model.TiltModel(axes, signs)
+        except ValueError:
+            continue
+        raise AssertionError("accepted %r %r" % (axes, signs))
+
+
+def names(prefix):
+    return sorted(n for n in globals() if n.startswith(prefix))
+
+
+def run(prefix):
+    for n in names(prefix):
+        globals()[n]()
+        print("ok", n)
