@@ -1,0 +1,244 @@
+"""tools/pbrain.py: the Gomocup protocol brain, driven as a subprocess."""
+import os
+import random
+import re
+import select
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import ai
+import gomoku
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+class Pbrain:
+    def __init__(self, *args):
+        self.proc = subprocess.Popen(
+            [sys.executable, str(ROOT / "tools" / "pbrain.py"), *args],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            bufsize=0)
+        self.buf = b""
+
+    def send(self, *lines):
+        self.proc.stdin.write("".join(ln + "\n" for ln in lines).encode())
+        self.proc.stdin.flush()
+
+    def read(self, timeout=30):
+        """The next answer line; fails if none comes (every line is flushed)."""
+        end = time.monotonic() + timeout
+        while b"\n" not in self.buf:
+            left = end - time.monotonic()
+            r, _, _ = select.select([self.proc.stdout], [], [], max(left, 0))
+            assert r, "no answer within %ss; so far %r" % (timeout, self.buf)
+            data = os.read(self.proc.stdout.fileno(), 4096)
+            assert data, "brain exited: %r" % self.proc.stderr.read()
+            self.buf += data
+        line, self.buf = self.buf.split(b"\n", 1)
+        return line.decode().rstrip("\r")
+
+    def ask(self, *lines):
+        self.send(*lines)
+        return self.read()
+
+    def silent(self, wait=0.3):
+        """True if the brain says nothing more for `wait` seconds."""
+        r, _, _ = select.select([self.proc.stdout], [], [], wait)
+        return not r and b"\n" not in self.buf
+
+    def close(self):
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.wait()
+        for f in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
+            f.close()
+
+
+@pytest.fixture
+def brain():
+    b = Pbrain("--level", "1")
+    yield b
+    b.close()
+
+
+def xy(answer):
+    m = re.fullmatch(r"(\d+),(\d+)", answer)
+    assert m, "not a move: %r" % answer
+    return int(m.group(1)), int(m.group(2))
+
+
+def expected_move(rule, moves):
+    g = gomoku.Game(rule)
+    for x, y in moves:
+        g.play(x, y)
+    m = ai.best_move(g, 1)
+    return m % 15, m // 15
+
+
+@pytest.mark.parametrize("rule", [0, 1, 4])
+@pytest.mark.parametrize("brain_first", [True, False])
+def test_a_whole_game_refereed_move_by_move(brain, rule, brain_first):
+    """Every answer is legal and is the engine's own choice for the position."""
+    rnd = random.Random(rule * 2 + brain_first)
+    assert brain.ask("START 15") == "OK"
+    brain.send("INFO timeout_turn 5000", "INFO timeout_match 100000", "INFO rule %d" % rule)
+    ref = gomoku.Game(rule)
+    moves = []
+    answer = brain.ask("BEGIN") if brain_first else None
+    while True:
+        if answer is not None:
+            x, y = xy(answer)
+            assert (x, y) == expected_move(rule, moves)
+            ref.play(x, y)                  # raises if illegal (renju too)
+            moves.append((x, y))
+            if ref.winner:
+                break
+        empty = [(x, y) for y in range(15) for x in range(15)
+                 if not ref.stone(x, y) and not (ref.turn == 1 and ref.forbidden(x, y))]
+        x, y = rnd.choice(empty[:40] if len(moves) < 10 else empty)
+        ref.play(x, y)
+        moves.append((x, y))
+        if ref.winner:
+            assert brain.ask("TURN %d,%d" % (x, y)).startswith("ERROR the game is over")
+            break
+        answer = brain.ask("TURN %d,%d" % (x, y))
+    assert ref.winner in (1, 2, 3)
+    assert brain.ask("RESTART") == "OK"
+    assert xy(brain.ask("BEGIN")) == expected_move(rule, [])
+
+
+def test_board_gives_the_position_in_play_order(brain):
+    assert brain.ask("START 15") == "OK"
+    moves = [(7, 7), (8, 7), (7, 8), (9, 9), (7, 9), (2, 3)]   # brain is black to move
+    brain.send("BOARD")
+    for i, (x, y) in enumerate(moves):
+        brain.send("%d,%d,%d" % (x, y, 1 if i % 2 == 0 else 2))
+    answer = brain.ask("DONE")
+    assert xy(answer) == expected_move(0, moves)
+    # the brain as white: one opponent stone more
+    brain.send("BOARD", "7,7,2", "3,12,1", "7,8,2", "DONE")
+    assert xy(brain.read()) == expected_move(0, [(7, 7), (3, 12), (7, 8)])
+
+
+def test_board_any_order_and_winning_line_markers(brain):
+    assert brain.ask("START 15") == "OK"
+    in_order = brain.ask("BOARD", "7,7,1", "1,1,2", "8,8,1", "13,2,2", "DONE")
+    shuffled = brain.ask("BOARD", "13,2,2", "8,8,1", "0,14,3", "1,1,2", "7,7,1", "DONE")
+    assert in_order == shuffled
+    assert xy(in_order) == expected_move(0, [(7, 7), (1, 1), (8, 8), (13, 2)])
+
+
+def test_x_is_the_column(brain):
+    """A lone opponent stone at x=3,y=11: the engine's answer, same axes."""
+    assert brain.ask("START 15") == "OK"
+    answer = brain.ask("TURN 3,11")
+    assert xy(answer) == expected_move(0, [(3, 11)])
+    x, y = xy(answer)
+    assert brain.ask("TAKEBACK %d,%d" % (x, y)) == "OK"
+    assert brain.ask("TAKEBACK 3,11") == "OK"
+    assert brain.ask("TAKEBACK 3,11").startswith("ERROR")      # empty board now
+    assert xy(brain.ask("TURN 11,3")) == expected_move(0, [(11, 3)])
+
+
+def test_takeback_only_the_last_move(brain):
+    assert brain.ask("START 15") == "OK"
+    first = xy(brain.ask("BEGIN"))
+    second = xy(brain.ask("TURN 0,0"))
+    assert brain.ask("TAKEBACK %d,%d" % first).startswith("ERROR")
+    assert brain.ask("TAKEBACK %d,%d" % second) == "OK"
+    assert brain.ask("TAKEBACK 0,0") == "OK"
+    # the same position again gives the same answer
+    assert xy(brain.ask("TURN 0,0")) == second
+
+
+def test_renju_rule_reaches_the_engine(brain):
+    """Under renju the brain as black gets the engine's renju answer."""
+    assert brain.ask("START 15") == "OK"
+    brain.send("INFO rule 4")
+    moves = [(7, 7), (0, 0), (8, 7), (0, 14), (7, 8), (14, 0), (8, 9), (14, 14)]
+    brain.send("BOARD")
+    for i, (x, y) in enumerate(moves):
+        brain.send("%d,%d,%d" % (x, y, 1 if i % 2 == 0 else 2))
+    x, y = xy(brain.ask("DONE"))
+    assert (x, y) == expected_move(4, moves)
+    ref = gomoku.Game(4)
+    for m in moves:
+        ref.play(*m)
+    assert not ref.forbidden(x, y)
+
+
+BAD_INPUT = [
+    ("START 20", "ERROR"), ("START", "ERROR"), ("START x", "ERROR"),
+    ("RECTSTART 15,20", "ERROR"), ("TURN", "ERROR"), ("TURN 1", "ERROR"),
+    ("TURN a,b", "ERROR"), ("TURN 1,2,3", "ERROR"), ("TURN -1,5", "ERROR"),
+    ("TURN 15,0", "ERROR"), ("TURN 7,7", "ERROR"), ("TAKEBACK 3,3", "ERROR"),
+    ("TAKEBACK", "ERROR"), ("INFO rule x", "ERROR"), ("INFO rule 8", "ERROR"),
+    ("INFO", "ERROR"), ("INFO timeout_turn soon", "ERROR"), ("BEGIN", "ERROR"),
+    ("HELLO there", "UNKNOWN"), ("42", "UNKNOWN"), ("SWAP2BOARD", "UNKNOWN"),
+]
+
+
+def test_bad_input_is_answered_and_changes_nothing(brain):
+    assert brain.ask("START 15") == "OK"
+    first = xy(brain.ask("TURN 7,7"))
+    for line, word in BAD_INPUT:
+        answer = brain.ask(line)
+        assert answer.split()[0] == word, (line, answer)
+        assert len(answer) > len(word) + 1, "no reason given for %r" % line
+    # the game is as it was: the last move can be taken back, and the
+    # position answers as before
+    assert brain.ask("TAKEBACK %d,%d" % first) == "OK"
+    assert xy(brain.ask("TURN 8,8")) == expected_move(0, [(7, 7), (8, 8)])
+
+
+BAD_BOARDS = [
+    ["7,7,1", "7,7,2"],               # the same point twice
+    ["7,7,1", "1,2"],                  # not x,y,who
+    ["7,7,1", "1,2,7"],                # who out of range
+    ["a,b,1"],                         # not numbers
+    ["7,7,1", "8,8,1"],                # two own stones more: not the brain's turn
+    ["15,1,1"],                        # off the board
+    ["0,0,1", "1,0,2", "0,1,1", "2,0,2", "0,2,1", "3,0,2", "0,3,1", "4,0,2",
+     "0,4,1", "14,14,2"],               # the game is already won
+]
+
+
+@pytest.mark.parametrize("lines", BAD_BOARDS, ids=range(len(BAD_BOARDS)))
+def test_a_bad_board_is_an_error_and_changes_nothing(brain, lines):
+    assert brain.ask("START 15") == "OK"
+    first = xy(brain.ask("TURN 7,7"))
+    answer = brain.ask("BOARD", *lines, "DONE")
+    assert answer.startswith("ERROR "), answer
+    assert brain.ask("TAKEBACK %d,%d" % first) == "OK"
+    assert brain.ask("TAKEBACK 7,7") == "OK"
+
+
+def test_protocol_odds_and_ends(brain):
+    about = brain.ask("ABOUT")
+    for key in ("name", "version", "author", "country"):
+        assert re.search(r'\b%s="[^"]*"' % key, about), about
+    brain.send("", "   ")                       # blank lines: no answer
+    assert brain.silent()
+    brain.send("INFO max_memory 83886080", "INFO game_type 1", "INFO folder /tmp",
+               "INFO evaluate 1,1", "INFO time_left 1000")
+    assert brain.silent()                       # INFO is never answered
+    assert brain.ask("start 15\r") == "OK"      # case and CR line ends
+    assert brain.ask("RECTSTART 15,15") == "OK"
+    assert brain.ask("PLAY 4,5") == "4,5"
+    assert xy(brain.ask("turn 5,5")) == expected_move(0, [(4, 5), (5, 5)])
+    brain.send("END")
+    assert brain.proc.wait(timeout=10) == 0
+
+
+def test_end_of_input_exits_cleanly():
+    b = Pbrain()
+    try:
+        b.proc.stdin.close()
+        assert b.proc.wait(timeout=10) == 0
+    finally:
+        b.proc.stdin = open(os.devnull, "wb")
+        b.close()
