@@ -183,3 +183,41 @@ class Rig:
 
     def _event(self, ev):
         return lambda: self._do(ev)
+
+
+# ---- planning and reading the screen (CPython side) ---------------------
+
+class _Glass:
+    def __init__(self, w, h):
+        self.width = w
+        self.height = h
+
+
+def layout(board):
+    """The firmware's own board geometry for this board's screen."""
+    import board_view
+    import lcd_base
+    lcd = board.LCD
+    return board_view.BoardView(_Glass(lcd["width"], lcd["height"]),
+                                lcd_base.FONT_W, lcd_base.FONT_H)
+
+
+def stone_point(view, i):
+    """A pixel inside point i's stone, clear of the last-move mark."""
+    x, y = view.center(i)
+    return x, y + view.radius // 2 + 1
+
+
+def plan_vs_ai(rule, level, human, limit=225):
+    """A whole game the firmware will play: the player's moves are chosen by
+    the AI too (deterministic), the firmware's AI answers. -> move list."""
+    import gomoku
+    import ai
+    g = gomoku.Game(rule)
+    moves = []
+    while not g.winner and len(moves) < limit:
+        lv = level if g.turn != human else 1
+        m = ai.best_move(g, lv)
+        g.play(m % 15, m // 15)
+        moves.append(m)
+    return moves, g

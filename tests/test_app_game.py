@@ -1,0 +1,300 @@
+"""Whole games on the simulated handheld, through buttons and tilt only,
+checked by the pixels the LCD model shows."""
+import os
+
+import pytest
+
+import host_sim
+
+host_sim.install()
+
+import app_script  # noqa: E402
+import board_sim  # noqa: E402
+import board_view as bv  # noqa: E402
+import gomoku  # noqa: E402
+from app_script import Rig, Script, layout, plan_vs_ai, stone_point  # noqa: E402
+
+VIEW = layout(board_sim)
+ALL = range(225)
+STONE = {0: None, 1: bv.BLACK, 2: bv.WHITE}
+
+
+@pytest.fixture
+def flash(tmp_path):
+    old = os.getcwd()
+    os.chdir(tmp_path)
+    yield tmp_path
+    os.chdir(old)
+
+
+def snap_board(s, label):
+    s.snap(label + ":stones", [stone_point(VIEW, i) for i in ALL])
+    s.snap(label + ":corners", [VIEW.origin(i) for i in ALL])
+    s.snap(label + ":bg", [(VIEW.origin(i)[0] + 1, VIEW.origin(i)[1] + 1)
+                           for i in ALL])
+
+
+def board_from(rig, label):
+    """Point -> 0/1/2 as the screen shows it (AssertionError if unclear)."""
+    out = []
+    for i, px in enumerate(rig.snaps[label + ":stones"]):
+        if px == bv.BLACK:
+            out.append(1)
+        elif px == bv.WHITE:
+            out.append(2)
+        else:
+            assert px in (bv.GRID, bv.WOOD, bv.WIN), (i, hex(px))
+            out.append(0)
+    return out
+
+
+def expected(moves, rule=gomoku.FREESTYLE):
+    g = gomoku.Game(rule)
+    for m in moves:
+        g.play(m % 15, m // 15)
+    return [g.stone(i % 15, i // 15) for i in ALL]
+
+
+def test_vs_ai_full_game_to_winner_banner_and_rematch(flash):
+    human = 1
+    moves, g = plan_vs_ai(gomoku.FREESTYLE, 1, human)
+    assert g.winner in (1, 2)
+    s = Script()
+    s.tap("place")                          # the menu opens on "Start"
+    s.wait(300)
+    for k, m in enumerate(moves):
+        if (k & 1) + 1 != human:
+            continue
+        s.place(m, how="tilt" if k % 6 == 0 else "joy")
+        s.wait(250)                         # the AI answers
+        if k == 4:
+            snap_board(s, "mid")
+    s.wait(300)
+    snap_board(s, "end")
+    s.snap("banner", [(1, 1), (VIEW.status.w - 2, VIEW.status.h - 2)])
+    s.tap("place")                          # rematch
+    s.wait(300)
+    snap_board(s, "rematch")
+    rig = Rig(board_sim)
+    assert rig.run(s.end()) == "end"
+
+    assert board_from(rig, "mid") == expected(moves[:6])
+    assert board_from(rig, "end") == expected(moves)
+    assert rig.snaps["banner"] == [bv.BANNER, bv.BANNER]
+    # the five is highlighted: its cells' corners turn WIN, no others
+    bg = rig.snaps["end:bg"]
+    win = [i for i in ALL if bg[i] == bv.WIN]
+    assert len(win) >= 5 and moves[-1] in win
+    xs = {i % 15 for i in win}
+    ys = {i // 15 for i in win}
+    assert len(xs) in (1, len(win)) and len(ys) in (1, len(win))
+    assert all(expected(moves)[i] == g.winner for i in win)
+    # the rematch starts on an empty board, cursor kept
+    assert board_from(rig, "rematch") == [0] * 225
+    assert rig.snaps["rematch:corners"].count(bv.CURSOR) == 1
+
+
+def test_two_players_undo_and_winner(flash):
+    s = Script()
+    s.tap("menu")           # Start -> Mode (the menu key walks the lines)
+    s.tap("place")          # vs AI -> 2 players
+    for _ in range(2):
+        s.tap("menu")       # Rule, then Start (Level, Black skipped)
+    s.tap("place")
+    s.wait(300)
+    c = 7 * 15
+    black = [c + 3, c + 4, c + 5, c + 6, c + 7]
+    white = [c + 18, c + 19, c + 20, c + 21]
+    s.place(black[0])
+    s.place(white[0])
+    s.place(c + 40)         # a slip: taken back
+    s.wait(100)
+    snap_board(s, "slip")
+    s.tap("back")
+    s.wait(100)
+    snap_board(s, "undone")
+    s.place(black[1])
+    for b, w in zip(black[2:], white[1:]):
+        s.place(w)
+        s.place(b)
+    s.wait(300)
+    snap_board(s, "end")
+    s.snap("banner", [(1, 1)])
+    rig = Rig(board_sim)
+    assert rig.run(s.end()) == "end"
+    assert board_from(rig, "slip") == expected([black[0], white[0], c + 40])
+    assert board_from(rig, "undone") == expected([black[0], white[0]])
+    order = [black[0], white[0], black[1]]
+    for b, w in zip(black[2:], white[1:]):
+        order += [w, b]
+    # after the undo the stone at c+40 was black's; black[1] is black's again
+    assert board_from(rig, "end") == expected(order)
+    assert rig.snaps["banner"] == [bv.BANNER]
+    assert [i for i in ALL if rig.snaps["end:bg"][i] == bv.WIN] \
+        == black[:5]
+
+
+def test_undo_vs_ai_takes_back_both_moves(flash):
+    s = Script()
+    s.tap("place")
+    s.wait(300)
+    s.place(7 * 15 + 7)
+    s.wait(300)
+    s.place(3 * 15 + 3)
+    s.wait(300)
+    snap_board(s, "two")
+    s.tap("back")
+    s.wait(200)
+    snap_board(s, "one")
+    s.tap("back")
+    s.wait(200)
+    s.tap("back")           # nothing left to undo: refused, board unchanged
+    s.wait(200)
+    snap_board(s, "none")
+    s.snap("msg", [(x, VIEW.message.y + y) for x in range(0, 240, 2)
+                   for y in range(VIEW.message.h)])
+    rig = Rig(board_sim)
+    assert rig.run(s.end()) == "end"
+    two = board_from(rig, "two")
+    assert two.count(1) == 2 and two.count(2) == 2
+    one = board_from(rig, "one")
+    assert one.count(1) == 1 and one.count(2) == 1 and one[7 * 15 + 7] == 1
+    assert board_from(rig, "none") == [0] * 225
+    assert bv.ALERT in rig.snaps["msg"]
+
+
+def _renju_double_three():
+    # black 1: (7,7) (8,7) and (6,8) (6,9): (6,7) makes two open threes
+    b = [(7, 7), (8, 7), (6, 8), (6, 9)]
+    w = [(0, 0), (14, 0), (0, 14)]
+    return b, w, (6, 7)
+
+
+def test_renju_forbidden_point_refused_with_reason(flash):
+    s = Script()
+    s.tap("menu")           # Mode
+    s.tap("place")          # 2 players
+    s.tap("menu")           # Rule
+    s.tap("place")          # Exactly five
+    s.tap("place")          # Renju
+    s.tap("menu")           # (Black skipped) Start
+    s.tap("place")
+    s.wait(300)
+    b, w, bad = _renju_double_three()
+    for k in range(4):
+        s.place(b[k][1] * 15 + b[k][0])
+        if k < 3:
+            s.place(w[k][1] * 15 + w[k][0])
+    s.place(14 * 15 + 14)       # white's third stone was already placed above
+    s.place(bad[1] * 15 + bad[0])
+    s.wait(100)
+    snap_board(s, "refused")
+    s.snap("msg", [(x, VIEW.message.y + y) for x in range(0, 240, 2)
+                   for y in range(VIEW.message.h)])
+    s.place(10 * 15 + 10)        # black plays elsewhere: accepted
+    s.wait(100)
+    snap_board(s, "after")
+    rig = Rig(board_sim)
+    assert rig.run(s.end()) == "end"
+    ref = gomoku.Game(gomoku.RENJU)
+    order = []
+    for k in range(4):
+        order.append(b[k][1] * 15 + b[k][0])
+        if k < 3:
+            order.append(w[k][1] * 15 + w[k][0])
+    order.append(14 * 15 + 14)
+    for m in order:
+        ref.play(m % 15, m // 15)
+    assert ref.forbidden(*bad), "engine must see the double three"
+    shown = board_from(rig, "refused")
+    assert shown == expected(order, gomoku.RENJU)
+    assert shown[bad[1] * 15 + bad[0]] == 0
+    assert bv.ALERT in rig.snaps["msg"]
+    assert board_from(rig, "after") == expected(order + [160], gomoku.RENJU)
+
+
+def test_reset_mid_game_then_resume(flash):
+    moves, _ = plan_vs_ai(gomoku.FREESTYLE, 1, 1, limit=8)
+    s = Script()
+    s.tap("place")
+    s.wait(300)
+    for k in (0, 2, 4):
+        s.place(moves[k])
+        s.wait(300)
+    s.reset()               # power cut after the AI's third reply
+    rig = Rig(board_sim)
+    assert rig.run(s.end()) == "reset"
+    assert os.path.exists("gomoku.sav")
+
+    s2 = Script()
+    s2.cursor = 7 * 15 + 7  # a fresh boot puts the cursor in the centre
+    s2.tap("place")         # "Saved game found": A resumes
+    s2.wait(300)
+    snap_board(s2, "resumed")
+    s2.place(moves[6])
+    s2.wait(300)
+    snap_board(s2, "next")
+    rig2 = Rig(board_sim)
+    assert rig2.run(s2.end()) == "end"
+    assert board_from(rig2, "resumed") == expected(moves[:6])
+    assert board_from(rig2, "next") == expected(moves[:8])
+
+
+def test_declining_resume_goes_to_menu_and_new_game_replaces_save(flash):
+    moves, _ = plan_vs_ai(gomoku.FREESTYLE, 1, 1, limit=2)
+    s = Script()
+    s.tap("place")
+    s.wait(300)
+    s.place(moves[0])
+    s.wait(300)
+    rig = Rig(board_sim)
+    assert rig.run(s.end()) == "end"
+    s2 = Script()
+    s2.tap("back")          # no thanks
+    s2.wait(200)
+    s2.tap("place")         # menu: Start
+    s2.wait(300)
+    snap_board(s2, "fresh")
+    rig2 = Rig(board_sim)
+    assert rig2.run(s2.end()) == "end"
+    assert board_from(rig2, "fresh") == [0] * 225
+
+
+def test_tilt_moves_cursor_without_drift_and_joystick_repeats(flash):
+    s = Script()
+    s.tap("place")
+    s.wait(300)
+    s.goto(7 * 15 + 9, how="tilt")      # two steps right by tilting
+    s.goto(5 * 15 + 9, how="tilt")      # two up (tilt forward)
+    s.wait(3000)                        # held still: the cursor stays
+    s.snap("cursor1", [VIEW.origin(i) for i in ALL])
+    s.at("press", "left")               # held joystick: auto-repeat
+    s.wait(400 + 110 * 3 + 50)
+    s.at("release", "left")
+    s.wait(300)
+    s.snap("cursor2", [VIEW.origin(i) for i in ALL])
+    rig = Rig(board_sim)
+    assert rig.run(s.end()) == "end"
+    assert [i for i in ALL if rig.snaps["cursor1"][i] == bv.CURSOR] \
+        == [5 * 15 + 9]
+    moved = [i for i in ALL if rig.snaps["cursor2"][i] == bv.CURSOR]
+    assert len(moved) == 1 and moved[0] // 15 == 5 and moved[0] % 15 <= 6
+
+
+def test_missing_gyro_is_reported_and_buttons_still_play(flash, capsys):
+    s = Script(start_ms=400)
+    s.wait(300)
+    s.snap("note", [(x, y) for x in range(0, 240, 3) for y in range(0, 60, 2)])
+    s.tap("place")          # dismiss the note
+    s.tap("place")          # Start
+    s.wait(300)
+    s.place(7 * 15 + 8)
+    s.wait(300)
+    snap_board(s, "game")
+    rig = Rig(board_sim, gyro=False)
+    assert rig.run(s.end()) == "end"
+    out = capsys.readouterr().out
+    assert "L3G4200D" in out and "I2C1" in out and "scl=27" in out
+    assert bv.ALERT in rig.snaps["note"]
+    shown = board_from(rig, "game")
+    assert shown[7 * 15 + 8] == 1 and shown.count(2) == 1
