@@ -1,5 +1,9 @@
 """The simulator's default handheld: the Pico-LCD-1.3 layout, with every
 chip modelled by host_sim. Data only.
+
+The pins are the Pico board's. The LCD keeps rotation 0 (the panel's own
+orientation; the real hat is set to 90), so the simulator's picture is
+the panel as mounted.
 """
 NAME = "sim"
 PORT = "sim"
@@ -14,6 +18,8 @@ LCD = {
 GYRO = {
     "chip": "l3g4200d", "i2c": 1, "freq": 400000,
     "scl": 27, "sda": 26, "addr": 0x69,
+    # chip axis (0 x, 1 y, 2 z) that turns when the device tilts right /
+    # forward, and its sign
     "axes": (1, 0), "signs": (1, -1),
 }
 
