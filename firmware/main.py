@@ -70,7 +70,9 @@ def build_radio(notes):
         spi = SPI(cfg["spi"], baudrate=cfg.get("baudrate", 4000000),
                   sck=Pin(cfg["sck"]), mosi=Pin(cfg["mosi"]),
                   miso=Pin(cfg["miso"]))
-        return cls(spi, Pin(cfg["cs"], Pin.OUT), Pin(cfg["ce"], Pin.OUT))
+        irq = cfg.get("irq")
+        return cls(spi, Pin(cfg["cs"], Pin.OUT), Pin(cfg["ce"], Pin.OUT),
+                   None if irq is None else Pin(irq, Pin.IN))
     except _ERRORS as e:
         notes.append(_missing("Radio", cfg, "SPI%s" % cfg.get("spi"),
                               ("sck", "mosi", "miso", "cs", "ce"), e,

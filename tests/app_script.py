@@ -93,7 +93,7 @@ class Script:
 class Rig:
     """The handheld of `board` on the host_sim models, flash in the cwd."""
 
-    def __init__(self, board, gyro=True, bias=None):
+    def __init__(self, board, gyro=True, bias=None, radio=True, medium=None):
         import tilt_model
         import button_model
         machine.forget_all()
@@ -123,6 +123,13 @@ class Rig:
         else:
             self.gyro = None
         self.pad = button_model.ButtonPad(board.BUTTONS)
+        r = getattr(board, "RADIO", None)
+        self.radio = None
+        if r and radio:
+            import nrf24l01_model
+            self.radio = nrf24l01_model.NRF24L01Model(
+                r["ce"], r.get("irq"), None if medium is None else medium)
+            machine.attach_spi(r["spi"], r["cs"], self.radio, r["chip"])
         self.spi_bytes = 0
         self.bytes_at = {}
 

@@ -200,7 +200,7 @@ class App:
                     self.moves[self.n] = m
                     self.n += 1
         except ValueError as e:
-            savegame.clear()
+            savegame.set_aside()
             self.show_note("Saved game set aside: " + str(e))
             return False
         self.game = g

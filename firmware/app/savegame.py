@@ -147,9 +147,14 @@ def load():
         return decode(data), None
     except ValueError as e:
         why = str(e)
+    set_aside()
+    return None, "Save file set aside: " + why
+
+
+def set_aside():
+    """Keep a damaged save for a post-mortem, out of the way of the next."""
     _remove(BAD)
     try:
         os.rename(PATH, BAD)
     except OSError:
         _remove(PATH)
-    return None, "Save file set aside: " + why

@@ -1,0 +1,204 @@
+"""Save files: format, damage of every kind, power cuts; boot always works
+and the last completed move is never lost."""
+import os
+
+import pytest
+
+import host_sim
+
+host_sim.install()
+
+import machine  # noqa: E402
+import board_sim  # noqa: E402
+import board_view as bv  # noqa: E402
+import gomoku  # noqa: E402
+import savegame  # noqa: E402
+import settings  # noqa: E402
+from app_script import Rig, Script, layout, plan_vs_ai, stone_point  # noqa: E402
+
+VIEW = layout(board_sim)
+
+
+@pytest.fixture
+def flash(tmp_path):
+    old = os.getcwd()
+    os.chdir(tmp_path)
+    yield tmp_path
+    os.chdir(old)
+
+
+def blob(moves, rule=0, mode=0, level=1, human=1):
+    n = savegame.encode(rule, mode, level, human, bytes(moves), len(moves))
+    return bytes(savegame._buf[:n])
+
+
+def test_round_trip_and_size():
+    data = blob([112, 113, 97], rule=4, mode=1, level=1, human=0)
+    assert len(data) == 4 + 6 + 3 + 2
+    s = savegame.decode(data)
+    assert (s.rule, s.mode, s.level, s.human, s.moves) == (4, 1, 1, 0,
+                                                          bytes([112, 113, 97]))
+    full = blob(list(range(225)))
+    assert savegame.decode(full).moves == bytes(range(225))
+
+
+@pytest.mark.parametrize("damage,why", [
+    (lambda d: d[:-1], "truncated"),
+    (lambda d: d[:5], "truncated"),
+    (lambda d: b"", "truncated"),
+    (lambda d: d[:11] + bytes([d[11] ^ 0x10]) + d[12:], "checksum"),
+    (lambda d: d[:4] + b"\x02" + d[5:], "version"),
+    (lambda d: b"PK\x03\x04" + d[4:], "not a save"),
+    (lambda d: d + b"\x00", "bad length"),
+])
+def test_damaged_files_are_refused_with_a_reason(damage, why):
+    with pytest.raises(ValueError) as e:
+        savegame.decode(damage(blob([112, 113, 97, 98])))
+    assert why in str(e.value)
+
+
+def test_off_board_move_refused_even_with_good_crc():
+    data = bytearray(blob([112, 113]))
+    data[10] = 230
+    crc = savegame.crc16(data, 12)
+    data[12], data[13] = crc >> 8, crc & 0xFF
+    with pytest.raises(ValueError, match="bad move"):
+        savegame.decode(bytes(data))
+
+
+def test_load_sets_a_corrupt_save_aside(flash):
+    good = blob([112, 113, 97])
+    (flash / savegame.PATH).write_bytes(good[:-3])
+    saved, problem = savegame.load()
+    assert saved is None and "truncated" in problem
+    assert not (flash / savegame.PATH).exists()
+    assert (flash / savegame.BAD).read_bytes() == good[:-3]
+    assert savegame.load() == (None, None)
+
+
+def test_power_cut_before_rename_keeps_the_newer_move(flash):
+    (flash / savegame.PATH).write_bytes(blob([112, 113]))
+    (flash / savegame.TMP).write_bytes(blob([112, 113, 97]))
+    saved, problem = savegame.load()
+    assert problem is None and saved.moves == bytes([112, 113, 97])
+    assert not (flash / savegame.TMP).exists()
+    assert savegame.decode((flash / savegame.PATH).read_bytes()).moves \
+        == bytes([112, 113, 97])
+
+
+def test_power_cut_while_writing_keeps_the_last_complete_save(flash):
+    (flash / savegame.PATH).write_bytes(blob([112, 113]))
+    (flash / savegame.TMP).write_bytes(blob([112, 113, 97])[:7])
+    saved, problem = savegame.load()
+    assert problem is None and saved.moves == bytes([112, 113])
+    assert not (flash / savegame.TMP).exists()
+
+
+def test_write_replaces_atomically(flash):
+    savegame.write(0, 0, 1, 1, bytes([112]), 1)
+    savegame.write(0, 0, 1, 1, bytes([112, 113]), 2)
+    assert sorted(os.listdir(flash)) == [savegame.PATH]
+    assert savegame.load()[0].moves == bytes([112, 113])
+
+
+def test_settings_survive_and_damage_gives_defaults(flash):
+    s = settings.Settings()
+    s.values[settings.MODE] = 1
+    s.values[settings.RULE] = 4
+    s.save()
+    t = settings.Settings()
+    assert t.load() and t.values[settings.RULE] == 4
+    (flash / settings.PATH).write_bytes(b"\xa7\x01\x01\x04")
+    u = settings.Settings()
+    assert not u.load() and u.values[settings.RULE] == 0
+
+
+def screen_stones(rig, label):
+    return [1 if p == bv.BLACK else 2 if p == bv.WHITE else 0
+            for p in rig.snaps[label]]
+
+
+def expected(moves):
+    g = gomoku.Game()
+    for m in moves:
+        g.play(m % 15, m // 15)
+    return [g.stone(i % 15, i // 15) for i in range(225)]
+
+
+@pytest.mark.parametrize("content", [
+    b"",                                    # empty
+    b"GMKS\x01\x00\x00\x01\x01\x05\x70",    # truncated
+    b"\x00" * 40,                           # foreign
+    "version",                              # another version
+    "crc",                                  # corrupt
+    "illegal",                              # good CRC, the same point twice
+])
+def test_boot_with_a_bad_save_reports_it_and_plays(flash, content):
+    if content == "version":
+        content = b"GMKS\x07" + blob([112, 113])[5:]
+    elif content == "crc":
+        d = bytearray(blob([112, 113, 97]))
+        d[11] ^= 1
+        content = bytes(d)
+    elif content == "illegal":
+        content = blob([112, 113, 112])
+    (flash / savegame.PATH).write_bytes(content)
+    s = Script(start_ms=650)
+    s.snap("note", [(x, y) for x in range(0, 240, 3) for y in range(0, 80, 2)])
+    if content == blob([112, 113, 112]):
+        s.tap("place")          # "Saved game found": try it
+        s.wait(300)
+        s.snap("note2", [(x, y) for x in range(0, 240, 3)
+                         for y in range(0, 80, 2)])
+    s.tap("place")              # dismiss the note
+    s.tap("place")              # menu: Start
+    s.wait(300)
+    s.place(7 * 15 + 6)
+    s.wait(300)
+    s.snap("board", [stone_point(VIEW, i) for i in range(225)])
+    rig = Rig(board_sim)
+    assert rig.run(s.end()) == "end"
+    shown = screen_stones(rig, "board")
+    assert shown[7 * 15 + 6] == 1 and shown.count(1) == 1 and shown.count(2) == 1
+    if content == blob([112, 113, 112]):
+        assert bv.ALERT in rig.snaps["note2"]
+    else:
+        assert bv.ALERT in rig.snaps["note"]
+    assert (flash / savegame.BAD).read_bytes() == content
+    # the new game's save replaced the bad one
+    assert savegame.decode((flash / savegame.PATH).read_bytes()).moves[0] \
+        == 7 * 15 + 6
+
+
+def test_power_cut_between_write_and_rename_in_play(flash, monkeypatch):
+    moves, _ = plan_vs_ai(0, 1, 1, limit=8)
+    renames = []
+    real = os.rename
+
+    def cut_on_fifth(src, dst):
+        if src == savegame.TMP:
+            renames.append(dst)
+            if len(renames) == 5:       # the human's 3rd move, written only
+                raise machine.SimReset()
+        real(src, dst)
+    monkeypatch.setattr(savegame.os, "rename", cut_on_fifth)
+    s = Script()
+    s.tap("place")
+    s.wait(300)
+    for k in (0, 2, 4, 6):
+        s.place(moves[k])
+        s.wait(300)
+    rig = Rig(board_sim)
+    assert rig.run(s.end()) == "reset"
+    assert (flash / savegame.TMP).exists()
+    monkeypatch.setattr(savegame.os, "rename", real)
+
+    s2 = Script()
+    s2.tap("place")                     # resume
+    s2.wait(300)
+    s2.snap("board", [stone_point(VIEW, i) for i in range(225)])
+    rig2 = Rig(board_sim)
+    assert rig2.run(s2.end()) == "end"
+    # the cut came after move 5 (the player's third) was written: it is
+    # there, and the AI has answered it after the resume
+    assert screen_stones(rig2, "board") == expected(moves[:6])
