@@ -1,0 +1,113 @@
+"""tools/play.py: the terminal game against the AI, driven through stdin."""
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import gomoku
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tools"))
+import play  # noqa: E402
+
+
+def run(stdin, *args):
+    proc = subprocess.run([sys.executable, str(ROOT / "tools" / "play.py"), *args],
+                          input=stdin, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout
+
+
+def boards(out):
+    """Every board drawn, as {(x, y): 'X'|'O'} dicts."""
+    found = []
+    lines = out.split("\n")
+    for i, ln in enumerate(lines):
+        if ln.lstrip("> ").startswith("a  b  c") and i + 15 < len(lines) and \
+                lines[i + 1].lstrip().startswith("1 "):
+            stones = {}
+            for y in range(15):
+                row = lines[i + 1 + y][3:3 + 45]
+                for x in range(15):
+                    cell = row[3 * x:3 * x + 3]
+                    if "X" in cell or "O" in cell:
+                        stones[(x, y)] = cell.strip("[] ")
+            found.append(stones)
+    return found
+
+
+def test_move_ai_reply_undo_and_quit():
+    out = run("0\n1\nb\nh8\nu\nq\n")
+    b = boards(out)
+    assert b[0] == {}
+    assert b[1][(7, 7)] == "X" and len(b[1]) == 2          # mine and the AI's
+    ai_move = [p for p, s in b[1].items() if s == "O"][0]
+    assert "AI plays %s" % play.name(*ai_move) in out
+    assert b[2] == {}                                      # undo takes both back
+    assert len(b) == 3
+
+
+def test_bad_input_changes_nothing():
+    out = run("0\n1\nb\nzz\n16 3\n3\nh99\nh8\nh8\n7 7\nq\n")
+    assert out.count("Not played") == 6
+    b = boards(out)
+    assert all(s == {} for s in b[:5])
+    assert all(s == b[5] for s in b[6:]) and len(b[5]) == 2
+
+
+# Far apart edge points: the player cannot make five with these.
+EDGE = ["%s%d" % (c, r) for r in (1, 15) for c in "acegikmo"] + \
+       ["%s%d" % (c, r) for c in "ao" for r in (3, 5, 7, 9, 11, 13)]
+
+
+@pytest.mark.parametrize("rule", ["0", "1", "4"])
+def test_the_ai_wins_and_the_game_says_so(rule):
+    out = run("\n".join([rule, "1", "b"] + EDGE + ["h8", "n", "", "", "w", "q"]) + "\n")
+    assert "White (O) wins with five. The AI wins." in out
+    end = out.index("The AI wins.")
+    assert "Not played: game over" in out[end:] or "Not played" in out[end:]
+    after_new = out[out.rindex("New game"):]
+    assert "you play white (O)" in after_new
+    assert "AI plays" in after_new                   # the AI opened as black
+
+
+def test_options_on_the_command_line_skip_the_questions():
+    out = run("q\n", "--rule", "4", "--level", "1", "--colour", "white")
+    assert "Rule [" not in out and "AI level [" not in out
+    assert "New game: renju" in out and "you play white (O)" in out
+    b = boards(out)
+    assert len(b) == 1 and list(b[0].values()) == ["X"]
+
+
+def test_end_of_input_exits():
+    out = run("0\n1\nb\nh8\n")
+    assert len(boards(out)) == 2
+
+
+@pytest.mark.parametrize("text,xy", [("h8", (7, 7)), ("7 7", (7, 7)), ("a1", (0, 0)),
+                                     ("o15", (14, 14)), (" 3,12 ", (3, 12)), ("B 2", (1, 1))])
+def test_parse_move(text, xy):
+    assert play.parse_move(text) == xy
+
+
+@pytest.mark.parametrize("text", ["p1", "a0", "a16", "15 0", "1", "1 2 3", "h", "-1 3", "x y"])
+def test_parse_move_rejects(text):
+    with pytest.raises(ValueError):
+        play.parse_move(text)
+
+
+def test_renju_shows_black_forbidden_points():
+    lines = []
+    tg = play.TerminalGame(read=lambda p: "q", write=lines.append, rule=4, level=1,
+                           colour="b")
+    tg.new_game()
+    # black double three at (8, 7): a row three and a column three
+    for m in [(6, 7), (0, 0), (7, 7), (14, 0), (8, 5), (0, 14), (8, 6), (14, 14)]:
+        tg.g.play(*m)
+        tg.moves.append(m)
+    assert tg.g.forbidden(8, 7)
+    tg.show()
+    board = lines[-2].split("\n")
+    assert board[1 + 7][3 + 3 * 8:3 + 3 * 8 + 3].strip() == "!"
+    assert "!" not in "".join(board[1:7])
