@@ -477,9 +477,9 @@ def write_png(path, w, h, rgb565):
             r = v >> 11
             g = v >> 5 & 0x3F
             b = v & 0x1F
-            raw.append(r << 3 | r >> 2)
-            raw.append(g << 2 | g >> 4)
-            raw.append(b << 3 | b >> 2)
+            raw.append(r * 255 // 31)
+            raw.append(g * 255 // 63)
+            raw.append(b * 255 // 31)
     try:
         import zlib
         z = zlib.compress(bytes(raw))

@@ -1,0 +1,366 @@
+"""The simulated handheld: a board's chips as host_sim models, and the
+firmware's main.py running on them.
+
+    dev = Device(board_sim, flash_dir)      # a fresh board, clock at 0
+    dev.run(Script.parse(text))             # main() until the script ends
+    dev.lcd.pixel(x, y); dev.screenshot("s.png")
+
+Every chip the board lists gets its model, imported by chip name from
+host_sim/chips (`<chip>_model.<CHIP>Model`): `.lcd`, `.gyro` (with `.tilt`,
+the motion it reads), `.radio`, `.buttons` (the pad). `press`/`release`/
+`tap` work the buttons, `tilt(right_dps, forward_dps)` holds a tilt.
+
+Scripts (headless runs, tests, bug reports) are text, one event a line;
+times in milliseconds of simulated time since power-on:
+
+    # a comment
+    at 1500            # absolute time for the next events
+    wait 200           # move the time on
+    press place        # hold a button (names from the board's BUTTONS)
+    release place
+    tap place 80       # press, release 80 ms later (default 80)
+    tilt 40 0          # tilt: right, forward in degrees/second, held
+    tilt 0 0           # ... until changed
+    shot start.png     # PNG of the screen (relative to the shots dir)
+    reset              # power cut: main.py starts again, flash kept
+    end                # stop here (the script's last line otherwise)
+
+The run stops at the script's end (or `until_ms`): a ScriptDone is raised
+from inside the firmware's next sleep and caught by `run`.
+"""
+import json
+import os
+import sys
+
+import host_sim
+
+host_sim.install()
+import machine  # noqa: E402
+import sim_clock  # noqa: E402
+
+FIRMWARE_DIRS = tuple(os.path.normcase(p) for p in host_sim.FIRMWARE_PATH)
+
+
+class ScriptDone(Exception):
+    """The script is over: unwinds main() from inside a sleep."""
+
+
+class ScriptError(ValueError):
+    pass
+
+
+class Script:
+    """Parsed events: [(t_ms, kind, args...)] in time order."""
+
+    KINDS = {"press": 1, "release": 1, "tap": (1, 2), "tilt": 2, "shot": 1,
+             "reset": 0, "end": 0}
+
+    def __init__(self, events=()):
+        self.events = sorted(events, key=lambda e: e[0])
+
+    @classmethod
+    def parse(cls, text, name="<script>"):
+        t = 0
+        events = []
+        for n, line in enumerate(text.splitlines(), 1):
+            words = line.split("#", 1)[0].split()
+            if not words:
+                continue
+            kind, args = words[0].lower(), words[1:]
+            where = "%s:%d: " % (name, n)
+            try:
+                if kind in ("at", "wait"):
+                    if len(args) != 1:
+                        raise ValueError("needs one number (ms)")
+                    v = int(args[0])
+                    if v < 0:
+                        raise ValueError("negative time")
+                    t = v if kind == "at" else t + v
+                    continue
+                want = cls.KINDS.get(kind)
+                if want is None:
+                    raise ValueError("unknown event %r (have at, wait, %s)"
+                                     % (kind, ", ".join(sorted(cls.KINDS))))
+                lo, hi = want if isinstance(want, tuple) else (want, want)
+                if not lo <= len(args) <= hi:
+                    raise ValueError("%s takes %s argument(s)" % (
+                        kind, lo if lo == hi else "%d or %d" % (lo, hi)))
+                if kind == "tilt":
+                    args = [float(a) for a in args]
+                elif kind == "tap" and len(args) == 2:
+                    args = [args[0], int(args[1])]
+            except ValueError as e:
+                raise ScriptError(where + str(e))
+            events.append((t, kind) + tuple(args))
+        return cls(events)
+
+    @classmethod
+    def load(cls, path):
+        with open(path) as f:
+            return cls.parse(f.read(), path)
+
+    def end_ms(self):
+        return self.events[-1][0] if self.events else 0
+
+
+def _chip_model(chip):
+    mod = __import__(chip + "_model")
+    return getattr(mod, chip.upper() + "Model")
+
+
+class Device:
+    def __init__(self, board_module, flash_dir=None, medium=None, gyro=True,
+                 radio=True, lcd=True):
+        machine.forget_all()
+        sim_clock.reset()
+        self.board = board_module
+        self.flash_dir = flash_dir
+        self.shots_dir = None
+        self.shots = []
+        self.resets = 0
+        self._done = False
+        self._trace_file = None
+        self.lcd = self._attach_lcd() if lcd else None
+        self.gyro = None
+        self.tilt_source = None
+        cfg = getattr(board_module, "GYRO", None)
+        if cfg:
+            import tilt_model
+            self.tilt_source = tilt_model.TiltModel(cfg.get("axes", (0, 1)),
+                                                    cfg.get("signs", (1, 1)))
+            if gyro:
+                self.gyro = _chip_model(cfg["chip"])(self.tilt_source)
+                machine.attach_i2c(cfg["i2c"], cfg["addr"], self.gyro,
+                                   cfg["chip"])
+        self.radio = None
+        cfg = getattr(board_module, "RADIO", None)
+        if cfg and radio:
+            if medium is None:
+                from host_sim import radio_medium
+                medium = radio_medium.Medium()
+            self.medium = medium
+            self.radio = _chip_model(cfg["chip"])(cfg.get("ce"), cfg.get("irq"),
+                                                  medium=medium)
+            machine.attach_spi(cfg["spi"], cfg["cs"], self.radio, cfg["chip"])
+        import button_model
+        self.buttons = button_model.ButtonPad(getattr(board_module, "BUTTONS",
+                                                      {}))
+
+    def _attach_lcd(self):
+        cfg = self.board.LCD
+        rot = cfg.get("rotation", 0)
+        w, h = cfg["width"], cfg["height"]
+        if rot in (90, 270):
+            w, h = h, w         # the glass in its native orientation
+        # the glass is mounted as the board's rotation turns the picture:
+        # pixel(x, y) is what the player sees
+        model = _chip_model(cfg["chip"])(cfg["dc"], cfg.get("rst"),
+                                         cfg.get("bl"), w, h,
+                                         cfg.get("x_offset", 0),
+                                         cfg.get("y_offset", 0), rot)
+        machine.attach_spi(cfg["spi"], cfg["cs"], model, cfg["chip"],
+                           dc=cfg["dc"])
+        return model
+
+    # ---- the player's hands ------------------------------------------------
+    def press(self, name):
+        self.buttons.press(name)
+
+    def release(self, name):
+        self.buttons.release(name)
+
+    def tap(self, name, hold_ms=80):
+        self.buttons.tap(name, hold_ms)
+
+    def tilt(self, x_dps, y_dps):
+        """Hold a tilt: x to the right, y forward (degrees per second)."""
+        if self.tilt_source is None:
+            raise ValueError("this board has no gyroscope")
+        self.tilt_source.set_tilt(x_dps, y_dps)
+
+    # ---- the screen ------------------------------------------------------------
+    def frame_rgb(self):
+        """The screen as the player sees it: RGB888 bytes, row by row."""
+        return frame_rgb(self.lcd)
+
+    def screenshot(self, path):
+        frame_image(self.lcd).save(path)
+        self.shots.append(path)
+        return path
+
+    # ---- bus trace ---------------------------------------------------------------
+    def trace_to(self, path):
+        """Every SPI/I2C transaction as a JSON line (None stops)."""
+        if self._trace_file is not None:
+            self._trace_file.close()
+            self._trace_file = None
+            machine.set_trace(None)
+        if path is None:
+            return
+        f = open(path, "w")
+        self._trace_file = f
+
+        def rec(d):
+            f.write(json.dumps(d, separators=(",", ":")) + "\n")
+        machine.set_trace(rec)
+
+    def close(self):
+        self.trace_to(None)
+
+    # ---- running the firmware ------------------------------------------------------
+    def _do(self, ev):
+        kind = ev[1]
+        if kind == "press":
+            self.press(ev[2])
+        elif kind == "release":
+            self.release(ev[2])
+        elif kind == "tap":
+            self.tap(*ev[2:])
+        elif kind == "tilt":
+            self.tilt(ev[2], ev[3])
+        elif kind == "shot":
+            path = ev[2]
+            if self.shots_dir:
+                path = os.path.join(self.shots_dir, path)
+            self.screenshot(path)
+        elif kind == "reset":
+            machine.reset()
+        elif kind == "end":
+            self._done = True
+
+    def schedule(self, script):
+        """Put a Script's events on the simulated clock."""
+        if isinstance(script, str):
+            script = Script.parse(script)
+        for ev in script.events:
+            sim_clock.call_at(ev[0] * 1000, self._event(ev))
+        return script
+
+    def _event(self, ev):
+        def fire():
+            if ev[1] == "reset":
+                self._pending_reset = True
+            else:
+                self._do(ev)
+        return fire
+
+    def stop(self):
+        """End the run at the firmware's next sleep."""
+        self._done = True
+
+    def run(self, script=None, until_ms=None, shots_dir=None, main=None):
+        """Run firmware main.main() until the script ends (or until_ms,
+        or stop()); a scripted `reset` restarts it. -> the end time (ms)."""
+        self.shots_dir = shots_dir
+        self._done = False
+        self._pending_reset = False
+        end = None
+        if script is not None:
+            script = self.schedule(script)
+            end = script.end_ms()
+        if until_ms is not None:
+            end = until_ms if end is None else min(end, until_ms)
+        if end is not None:
+            sim_clock.call_at(end * 1000, self.stop)
+        sys.modules["board"] = self.board
+        cwd = os.getcwd()
+        if self.flash_dir is not None:
+            os.makedirs(self.flash_dir, exist_ok=True)
+            os.chdir(self.flash_dir)
+        import time
+        saved = time.sleep_ms, time.sleep_us, time.sleep
+        dev = self
+
+        def check():
+            if dev._pending_reset:
+                dev._pending_reset = False
+                raise machine.SimReset()
+            if dev._done:
+                raise ScriptDone()
+
+        def sleep_ms(ms):
+            check()
+            saved[0](ms)
+            check()
+
+        def sleep_us(us):
+            check()
+            saved[1](us)
+            check()
+
+        def sleep(s):
+            check()
+            saved[2](s)
+            check()
+        time.sleep_ms, time.sleep_us, time.sleep = sleep_ms, sleep_us, sleep
+        try:
+            while True:
+                try:
+                    if main is not None:
+                        main()
+                    else:
+                        _fresh_firmware().main()
+                    return sim_clock.now_us() // 1000
+                except ScriptDone:
+                    return sim_clock.now_us() // 1000
+                except machine.SimReset:
+                    self.resets += 1
+                    continue
+        finally:
+            time.sleep_ms, time.sleep_us, time.sleep = saved
+            os.chdir(cwd)
+
+
+def _fresh_firmware():
+    """Import main.py as after a reset: no firmware module kept from before
+    (the chip models and shims stay: they are the hardware)."""
+    for name, mod in list(sys.modules.items()):
+        f = getattr(mod, "__file__", None)
+        if f and os.path.normcase(os.path.dirname(os.path.abspath(f))) \
+                in FIRMWARE_DIRS and name != "board":
+            del sys.modules[name]
+    import main
+    return main
+
+
+# ---- the screen as an image (CPython: Pillow does the pixel work) ----------------
+_INVERT = bytes(255 - i for i in range(256))
+
+
+def rgb888(v):
+    """RGB565 -> (r, g, b) 8-bit, as the screenshots expand it."""
+    return ((v >> 11) * 255 // 31, (v >> 5 & 0x3F) * 255 // 63,
+            (v & 0x1F) * 255 // 31)
+
+
+def frame_image(lcd):
+    """A PIL RGB image of what the player sees on the model's glass."""
+    from PIL import Image, ImageOps
+    if lcd is None or not lcd.lit():
+        w, h = (lcd.width, lcd.height) if lcd else (240, 240)
+        return Image.new("RGB", (w, h))
+    ram = bytes(lcd.ram)
+    if lcd.GLASS_IPS != lcd.inverted:
+        ram = ram.translate(_INVERT)
+    # RGB565 big-endian -> little-endian for Pillow's "BGR;16" unpacker
+    le = bytearray(len(ram))
+    le[0::2] = ram[1::2]
+    le[1::2] = ram[0::2]
+    im = Image.frombuffer("RGB", (lcd.RAM_W, lcd.RAM_H), bytes(le), "raw",
+                          "BGR;16", 0, 1)
+    x0 = lcd.x_offset
+    y0 = lcd.y_offset
+    im = im.crop((x0, y0, x0 + lcd.glass_w, y0 + lcd.glass_h))
+    if lcd.GLASS_MIRROR_X:
+        im = ImageOps.mirror(im)
+    if bool(lcd.madctl & 0x08) != lcd.GLASS_BGR:
+        r, g, b = im.split()
+        im = Image.merge("RGB", (b, g, r))
+    if lcd.mount:
+        # the glass turned clockwise in the case: the viewer turns it back
+        im = im.rotate(lcd.mount, expand=True)
+    return im
+
+
+def frame_rgb(lcd):
+    return frame_image(lcd).tobytes()
