@@ -101,6 +101,15 @@ def l3g_device_tilt_reaches_mapped_axes():
     assert abs(out[2]) <= 9, out
 
 
+def l3g_first_read_after_init_has_data():
+    tilt, m, i2c = rig(l3g4200d_model.L3G4200DModel, 0x69)
+    tilt.set_rates(5, -6, 7)
+    g = l3g4200d.L3G4200D(i2c)
+    out = [0, 0, 0]
+    g.read_rates(out)
+    near(out, (5000, -6000, 7000), 9, "first read")
+
+
 def l3g_missing_chip_message():
     tilt, m, i2c = rig(l3g4200d_model.L3G4200DModel, 0x68)   # SDO low
     msg = raises_oserror(lambda: l3g4200d.L3G4200D(i2c, 0x69))
@@ -324,6 +333,15 @@ def mpu_device_reset_restores_defaults():
     i2c.writeto_mem(0x68, 0x6B, bytes((0x80,)))
     assert m.regs[0x6B] == 0x40 and m.regs[0x1B] == 0 and m.regs[0x1C] == 0
     assert i2c.readfrom_mem(0x68, 0x75, 1) == bytes((0x68,))
+
+
+def mpu_first_read_after_init_has_data():
+    tilt, m, i2c = rig(mpu6050_model.MPU6050Model, 0x68)
+    tilt.set_rates(5, -6, 7)
+    imu = mpu6050.MPU6050(i2c)
+    out = [0, 0, 0]
+    imu.read_rates(out)
+    near(out, (5000, -6000, 7000), 8, "first read")
 
 
 def mpu_missing_chip_message():

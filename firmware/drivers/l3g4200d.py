@@ -5,9 +5,11 @@
     gyro.read_rates(rates)      # x, y, z in millidegrees per second
 
 Powers up at 100 Hz ODR (25 Hz cut-off), all axes, block data update,
-little-endian outputs; the first sample is ready 1/ODR later.
+little-endian outputs, and waits (up to 50 ms) for the first sample.
 read_rates() allocates nothing.
 """
+import time
+
 from micropython import const
 
 _WHO_AM_I = const(0x0F)
@@ -45,6 +47,10 @@ class L3G4200D:
         b[3] = _CTRL4_BDU | fs
         b[4] = 0
         i2c.writeto_mem(addr, _CTRL_REG1 | _AUTO_INC, memoryview(b)[:5])
+        for _ in range(25):
+            if self.data_ready():
+                break
+            time.sleep_ms(2)
 
     def _check(self):
         try:

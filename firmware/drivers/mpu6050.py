@@ -7,13 +7,16 @@
     imu.read_all(acc, rates)    # both from one 14-byte burst
 
 Resets the part, wakes it on the X gyro's PLL, 100 Hz sample rate,
-DLPF 44 Hz. The reads allocate nothing.
+DLPF 44 Hz, and waits (up to 50 ms) for the first sample. The reads
+allocate nothing.
 """
 import time
 
 from micropython import const
 
 _SMPLRT_DIV = const(0x19)
+_INT_STATUS = const(0x3A)
+_DATA_RDY = const(0x01)
 _ACCEL_XOUT_H = const(0x3B)
 _GYRO_XOUT_H = const(0x43)
 _PWR_MGMT_1 = const(0x6B)
@@ -62,6 +65,11 @@ class MPU6050:
         b[2] = fs
         b[3] = afs
         i2c.writeto_mem(addr, _SMPLRT_DIV, self._four)
+        for _ in range(25):
+            i2c.readfrom_mem_into(addr, _INT_STATUS, self._one)
+            if self._one[0] & _DATA_RDY:
+                break
+            time.sleep_ms(2)
 
     def _check(self):
         one = self._one
