@@ -49,3 +49,541 @@ device behind fetch the moves it misses; if the lists disagree the host's
 list wins and it is counted. A restored device stays RESYNCING (no local
 moves) until it has heard the peer's status.
 """
+import time
+
+import gomoku
+import link as L
+
+WAITING = "waiting"
+PAIRED = "paired"
+LOST = "peer lost"
+RESYNCING = "resyncing"
+CLOSED = "closed"
+
+EV_PAIRED = 1
+EV_MOVE = 2
+EV_SYNCED = 3
+EV_LOST = 4
+EV_BACK = 5
+EV_REMATCH_ASKED = 6
+EV_NEW_GAME = 7
+EV_PEER_LEFT = 8
+
+_HELLO_MS = 100
+_STATUS_MS = 300
+_RESYNC_STATUS_MS = 80
+_LOST_MS = 1500
+_JOIN_GIVEUP_MS = 3000
+_REPLY_MS = 25          # at most one status reply this often
+_SNAP_MAGIC = b"GMM1"
+_S_RESYNC = 2           # STATUS flags bit 1: the sender is resyncing
+
+
+def _seed():
+    s = time.ticks_us()
+    try:
+        import machine
+        for b in machine.unique_id():
+            s = (s * 31 + b) & 0xFFFFFFFF
+    except (ImportError, AttributeError):
+        pass
+    try:
+        import random
+        s ^= random.getrandbits(30)
+    except (ImportError, AttributeError):
+        pass
+    return s
+
+
+class Match:
+    def __init__(self, radio, host=True, rule=gomoku.FREESTYLE, host_colour=1,
+                 seed=None, now_ms=None, _restore=None):
+        if rule not in (gomoku.FREESTYLE, gomoku.STANDARD, gomoku.RENJU):
+            raise ValueError("unknown rule %r" % (rule,))
+        if host_colour not in (1, 2):
+            raise ValueError("host_colour must be 1 (black) or 2 (white)")
+        self.link = L.Link(radio, _seed() if seed is None else seed)
+        self.stats = self.link.stats
+        for k in ("moves_applied", "illegal", "out_of_turn", "duplicates",
+                  "conflicts", "resyncs", "divergences", "acks_sent"):
+            self.stats[k] = 0
+        now = time.ticks_ms() if now_ms is None else now_ms
+        self.host = host
+        self.rule = rule
+        self.host_colour = host_colour
+        self.game_no = 0
+        self.moves = bytearray(225)
+        self.count = 0
+        self._hash = 0xFFFF
+        self.game = gomoku.Game(rule)
+        self.code = None
+        self.my_colour = 0
+        self.session = 0
+        self.peer_nonce = None
+        self.last_peer_move = None
+        self.rematch_wanted = False
+        self.peer_rematch = False
+        self.events = []
+        self.state = WAITING
+        self._heard = now
+        self._status_due = now
+        self._hello_due = now
+        self._join_at = now
+        self._reply_at = now - _REPLY_MS
+        self._t = now
+        self.nonce = self.link.rand.next() or 1
+        ln = self.link
+        if _restore is not None:
+            return
+        if host:
+            self._set_session(self.link.rand.next() | 1)
+            ln.listen_on(L.host_address(self.session), pair=True)
+        else:
+            ln.dest = L.address(L.PAIR_LSB)
+            ln.listen_on(L.nonce_address(self.nonce))
+
+    # ---- the app's side ---------------------------------------------------
+
+    def my_turn(self):
+        return (self.state in (PAIRED, LOST) and self.game.winner == 0
+                and self.game.turn == self.my_colour)
+
+    def send_move(self, x, y):
+        if not self.my_turn():
+            return False
+        idx = self.count
+        hb = self._hash
+        self.game.play(x, y)
+        self._record(y * 15 + x)
+        now = self._now()
+        self.link.reliable(L.MOVE, self.game_no, idx,
+                           (x, y, hb >> 8, hb & 0xFF), now)
+        self.link.service(now, time.ticks_diff)     # on air at once
+        return True
+
+    def rematch(self):
+        if self.state == CLOSED or not self.game.winner or self.rematch_wanted:
+            return False
+        self.rematch_wanted = True
+        self.link.reliable(L.REMATCH, self.game_no + 1, self.count, (),
+                           self._now())
+        if self.peer_rematch:
+            self._new_game(self.game_no + 1)
+        return True
+
+    def close(self):
+        if self.state != CLOSED and self.session and self.code:
+            for _ in range(3):
+                if self.link.send(L.BYE, self.game_no, self.count):
+                    break
+        self.state = CLOSED
+        self.link.radio.power_down()
+
+    def poll(self, now_ms):
+        if self.state == CLOSED:
+            return self._pop()
+        self._t = now_ms
+        ln = self.link
+        for _ in range(6):
+            n = ln.receive()
+            if not n:
+                break
+            self._handle(n, now_ms)
+        if self.state == CLOSED:
+            return self._pop()
+        td = time.ticks_diff
+        if self.code is None:
+            if not self.host:
+                if self.session and td(now_ms, self._join_at) > _JOIN_GIVEUP_MS:
+                    self._forget_offer()
+                if not self.session and td(now_ms, self._hello_due) >= 0:
+                    self._hello_due = now_ms + _HELLO_MS + ln.rand.next() % 40
+                    ln.send(L.HELLO, 0, 0, self._u32(self.nonce), session=0)
+        else:
+            if self.state in (PAIRED, RESYNCING) and td(now_ms, self._heard) > _LOST_MS:
+                self._was = self.state
+                self.state = LOST
+                self.events.append(EV_LOST)
+            if td(now_ms, self._status_due) >= 0:
+                self._send_status(now_ms)
+        self._prune()
+        ln.service(now_ms, td)
+        return self._pop()
+
+    def snapshot(self):
+        if not self.code:
+            raise ValueError("no match to save before pairing")
+        s = self.session
+        b = bytearray(_SNAP_MAGIC)
+        b.extend(bytes((1 if self.host else 0, (s >> 24) & 0xFF,
+                        (s >> 16) & 0xFF, (s >> 8) & 0xFF, s & 0xFF,
+                        self.rule, self.host_colour, self.game_no, self.count)))
+        b.extend(self.moves[:self.count])
+        c = L.crc16(b, len(b))
+        b.extend(bytes((c >> 8, c & 0xFF)))
+        return bytes(b)
+
+    @classmethod
+    def restore(cls, radio, blob, seed=None, now_ms=None):
+        b = bytes(blob)
+        if len(b) < 15 or b[:4] != _SNAP_MAGIC:
+            raise ValueError("not a match save")
+        n = len(b) - 2
+        if L.crc16(b, n) != (b[n] << 8) | b[n + 1] or b[12] != n - 13:
+            raise ValueError("match save is corrupt")
+        m = cls(radio, bool(b[4]), b[9], b[10], seed, now_ms, _restore=True)
+        m._set_session((b[5] << 24) | (b[6] << 16) | (b[7] << 8) | b[8])
+        m.game_no = b[11]
+        for i in range(b[12]):
+            mv = b[13 + i]
+            if mv >= 225:
+                raise ValueError("match save is corrupt")
+            m.game.play(mv % 15, mv // 15)
+            m._record(mv)
+        m._paired(RESYNCING)
+        m.events = []
+        return m
+
+    # ---- state ------------------------------------------------------------
+
+    def _now(self):
+        return self._t
+
+    def _pop(self):
+        return self.events.pop(0) if self.events else None
+
+    @staticmethod
+    def _u32(v):
+        return ((v >> 24) & 0xFF, (v >> 16) & 0xFF, (v >> 8) & 0xFF, v & 0xFF)
+
+    def _set_session(self, s):
+        self.session = s & 0xFFFFFFFF
+        self.link.session = self.session
+        self.link.host = self.host
+
+    def _colour(self):
+        c = self.host_colour if self.game_no % 2 == 0 else 3 - self.host_colour
+        return c if self.host else 3 - c
+
+    def _paired(self, state=PAIRED):
+        self.code = "%04d" % (self.session % 10000)
+        self.my_colour = self._colour()
+        ln = self.link
+        if self.host:
+            ln.dest = L.joiner_address(self.session)
+            ln.listen_on(L.host_address(self.session))
+        else:
+            ln.dest = L.host_address(self.session)
+            ln.listen_on(L.joiner_address(self.session))
+        self.state = state
+        self.events.append(EV_PAIRED)
+
+    def _forget_offer(self):
+        self.link.drop(L.JOIN)
+        self._set_session(0)
+        self.link.dest = L.address(L.PAIR_LSB)
+        self.link.listen_on(L.nonce_address(self.nonce))
+
+    def _record(self, mv):
+        self.moves[self.count] = mv
+        self.count += 1
+        self._hash = L.crc16(self.moves, self.count, self._hash, self.count - 1)
+
+    def hash_at(self, k):
+        return L.crc16(self.moves, k)
+
+    def _truncate(self, k):
+        while self.count > k:
+            self.game.undo()
+            self.count -= 1
+        self._hash = self.hash_at(k)
+
+    def _new_game(self, g):
+        self.game_no = g & 0xFF
+        self.game = gomoku.Game(self.rule)
+        self.count = 0
+        self._hash = 0xFFFF
+        self.rematch_wanted = False
+        self.peer_rematch = False
+        self.last_peer_move = None
+        self.my_colour = self._colour()
+        self.link.drop(L.MOVE)
+        self.events.append(EV_NEW_GAME)
+
+    def _prune(self):
+        """Forget queued moves the lists no longer hold (after a repair)."""
+        q = self.link.queue
+        for e in q:
+            if e[1] == L.MOVE:
+                idx = e[3]
+                p = e[4]
+                if e[2] != self.game_no or idx >= self.count or \
+                        self.moves[idx] != p[1] * 15 + p[0]:
+                    q.remove(e)
+                    return
+
+    def _send_status(self, now):
+        flags = (1 if self.rematch_wanted else 0) | (
+            _S_RESYNC if self.state == RESYNCING else 0)
+        h = self._hash
+        self.link.send(L.STATUS, self.game_no, self.count,
+                       (h >> 8, h & 0xFF, flags))
+        self._reply_at = now
+        iv = _RESYNC_STATUS_MS if self.state == RESYNCING else _STATUS_MS
+        self._status_due = now + iv + self.link.rand.next() % 50
+
+    def _reply_status(self, now):
+        if time.ticks_diff(now, self._reply_at) >= _REPLY_MS:
+            self._send_status(now)
+
+    def _ack(self, seq, typ):
+        self.stats["acks_sent"] += 1
+        self.link.send(L.ACK, self.game_no, self.count, (typ,), seq=seq)
+
+    # ---- packets ----------------------------------------------------------
+
+    def _handle(self, n, now):
+        b = self.link.rxb
+        typ = b[1]
+        flags = b[2]
+        s = L.session_of(b)
+        game = b[7]
+        seq = (b[8] << 8) | b[9]
+        count = b[10]
+        plen = n - 2 - L.HEADER
+        p = L.HEADER
+        st = self.stats
+        if typ == L.HELLO:
+            if self.host and self.code is None and plen == 4 and s == 0:
+                self.link.send(L.OFFER, 0, 0, (b[p], b[p + 1], b[p + 2],
+                               b[p + 3], self.rule, self.host_colour),
+                               dest=L.nonce_address(
+                                   (b[p] << 24) | (b[p + 1] << 16) |
+                                   (b[p + 2] << 8) | b[p + 3]))
+            else:
+                st["foreign"] += 1
+            return
+        if typ == L.OFFER:
+            nonce = (b[p] << 24) | (b[p + 1] << 16) | (b[p + 2] << 8) | b[p + 3] \
+                if plen == 6 else -1
+            if self.host or self.code is not None or self.session or \
+                    nonce != self.nonce or not flags & L.F_HOST or not s:
+                st["foreign"] += 1
+                return
+            rule, hc = b[p + 4], b[p + 5]
+            if rule not in (gomoku.FREESTYLE, gomoku.STANDARD, gomoku.RENJU) \
+                    or hc not in (1, 2):
+                st["malformed"] += 1
+                return
+            self.rule = rule
+            self.host_colour = hc
+            self.game = gomoku.Game(rule)
+            self._set_session(s)
+            self.link.dest = L.host_address(s)
+            self.link.listen_on(L.joiner_address(s))
+            self._join_at = now
+            self.link.reliable(L.JOIN, 0, 0, self._u32(self.nonce), now)
+            return
+        if not self.session or s != self.session or \
+                bool(flags & L.F_HOST) == self.host:
+            st["foreign"] += 1
+            return
+        if typ == L.JOIN:
+            if not self.host or plen != 4:
+                st["malformed"] += 1
+                return
+            nonce = (b[p] << 24) | (b[p + 1] << 16) | (b[p + 2] << 8) | b[p + 3]
+            if self.code is None:
+                self.peer_nonce = nonce
+                self._paired()
+            elif nonce != self.peer_nonce:
+                st["foreign"] += 1
+                return
+            self._heard_now(now)
+            self._ack(seq, L.JOIN)
+            return
+        if self.code is None:
+            if self.host:
+                st["foreign"] += 1
+                return
+            if typ not in (L.ACK, L.STATUS):
+                return
+            self.link.drop(L.JOIN)      # the host answers: we are in
+            self._paired()
+        self._heard_now(now)
+        if typ == L.ACK:
+            if plen == 1:
+                self.link.acked(seq)
+            else:
+                st["malformed"] += 1
+        elif typ == L.MOVE:
+            self._on_move(game, seq, count, b, p, plen, now)
+        elif typ == L.STATUS:
+            self._on_status(game, count, b, p, plen, now)
+        elif typ == L.HIST:
+            self._on_hist(game, flags, b, p, plen, now)
+        elif typ == L.REMATCH:
+            self._on_rematch(game, seq)
+        elif typ == L.BYE:
+            self._ack(seq, L.BYE)
+            self.state = CLOSED
+            self.events.append(EV_PEER_LEFT)
+            self.link.radio.power_down()
+
+    def _heard_now(self, now):
+        self._heard = now
+        if self.state == LOST:
+            self.state = RESYNCING
+            self.events.append(EV_BACK)
+            self._status_due = now
+
+    def _on_move(self, game, seq, idx, b, p, plen, now):
+        st = self.stats
+        if plen != 4 or b[p] > 14 or b[p + 1] > 14:
+            st["malformed"] += 1
+            return
+        x, y = b[p], b[p + 1]
+        if game != self.game_no:
+            if (game - self.game_no) & 0xFF > 128:
+                self._ack(seq, L.MOVE)      # an old game's move, long done
+            else:
+                self._reply_status(now)
+            return
+        if idx < self.count:
+            if self.moves[idx] == y * 15 + x:
+                st["duplicates"] += 1
+                self._ack(seq, L.MOVE)
+            else:
+                st["conflicts"] += 1
+                self._reply_status(now)
+            return
+        if idx > self.count or (b[p + 2] << 8 | b[p + 3]) != self._hash:
+            self._reply_status(now)         # we miss moves: ask for them
+            return
+        if (1 if idx % 2 == 0 else 2) == self.my_colour:
+            st["out_of_turn"] += 1
+            return
+        try:
+            self.game.play(x, y)
+        except ValueError:
+            st["illegal"] += 1
+            return
+        self._record(y * 15 + x)
+        st["moves_applied"] += 1
+        self.last_peer_move = (x, y)
+        self.events.append(EV_MOVE)
+        self._ack(seq, L.MOVE)
+
+    def _on_status(self, game, count, b, p, plen, now):
+        if plen != 3:
+            self.stats["malformed"] += 1
+            return
+        ph = (b[p] << 8) | b[p + 1]
+        pflags = b[p + 2]
+        if game != self.game_no:
+            if 0 < (game - self.game_no) & 0xFF < 128:
+                self.stats["resyncs"] += 1
+                self._new_game(game)        # the peer went on: both agreed
+            else:
+                self._reply_status(now)
+                return
+        if pflags & 1 and self.game.winner and not self.peer_rematch:
+            self.peer_rematch = True
+            if self.rematch_wanted:
+                self._new_game(self.game_no + 1)
+                return
+            self.events.append(EV_REMATCH_ASKED)
+        if count == self.count and ph == self._hash:
+            if self.state == RESYNCING:
+                self.state = PAIRED
+                self.events.append(EV_SYNCED)
+            if pflags & _S_RESYNC:
+                self._reply_status(now)
+            return
+        if count < self.count:
+            if self.hash_at(count) == ph:
+                self._send_hist(count, False)
+            else:
+                self._diverged(now)
+            return
+        if count == self.count:
+            self._diverged(now)
+            return
+        self._reply_status(now)              # the peer is ahead: it will send
+
+    def _diverged(self, now):
+        """The lists differ: the host's wins; the joiner starts over."""
+        self.stats["divergences"] += 1
+        if self.host:
+            self._send_hist(0, True)
+        else:
+            self._truncate(0)
+            self.state = RESYNCING
+            self.events.append(EV_SYNCED)
+            self._reply_status(now)
+
+    def _send_hist(self, start, repair):
+        end = min(self.count, start + L.MAX_PAYLOAD - 5)
+        hb = self.hash_at(start)
+        ha = self.hash_at(end)
+        pl = bytearray((start, hb >> 8, hb & 0xFF, ha >> 8, ha & 0xFF))
+        pl.extend(self.moves[start:end])
+        self.link.send(L.HIST, self.game_no, self.count, pl,
+                       flags=L.F_REPAIR if repair else 0)
+
+    def _on_hist(self, game, flags, b, p, plen, now):
+        st = self.stats
+        if plen < 5 or game != self.game_no:
+            if plen < 5:
+                st["malformed"] += 1
+            return
+        start = b[p]
+        hb = (b[p + 1] << 8) | b[p + 2]
+        ha = (b[p + 3] << 8) | b[p + 4]
+        nm = plen - 5
+        if start > self.count or start + nm <= self.count and not flags & L.F_REPAIR:
+            return
+        if start < self.count:
+            if not (flags & L.F_REPAIR and not self.host):
+                return
+        if self.hash_at(start) != hb:
+            return
+        if start < self.count:
+            st["divergences"] += 1
+            self._truncate(start)
+        before = self.count
+        ok = True
+        for i in range(nm):
+            mv = b[p + 5 + i]
+            if mv >= 225:
+                ok = False
+                break
+            try:
+                self.game.play(mv % 15, mv // 15)
+            except ValueError:
+                ok = False
+                break
+            self._record(mv)
+        if not ok or self._hash != ha:
+            st["malformed" if not ok else "conflicts"] += 1
+            self._truncate(before)
+            return
+        if self.count > before:
+            st["resyncs"] += 1
+            last = self.count - 1
+            if (1 if last % 2 == 0 else 2) != self.my_colour:
+                mv = self.moves[last]
+                self.last_peer_move = (mv % 15, mv // 15)
+            self.events.append(EV_SYNCED)
+            self._reply_status(now)
+
+    def _on_rematch(self, game, seq):
+        self._ack(seq, L.REMATCH)
+        if game != (self.game_no + 1) & 0xFF:
+            return                      # a copy of one already taken
+        if not self.peer_rematch:
+            self.peer_rematch = True
+            if self.rematch_wanted:
+                self._new_game(game)
+            else:
+                self.events.append(EV_REMATCH_ASKED)

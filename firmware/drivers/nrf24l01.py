@@ -3,7 +3,7 @@
     nrf = NRF24L01(spi, cs, ce, irq=None, channel=76, rate=RATE_1M,
                    power=POWER_0DBM, ard_us=500, arc=5)
     nrf.open_tx_pipe(b"PEER1")      # 5-byte address (pipe 0 catches ACKs)
-    nrf.open_rx_pipe(1, b"ME___")   # pipes 1..5
+    nrf.open_rx_pipe(1, b"ME___")   # pipes 1..5 (2..5: first byte only)
     nrf.start_listening()
     if nrf.any(): n = nrf.recv()    # payload in nrf.rx[:n] (n 0 = dropped)
     nrf.send(buf, n)                # True: acknowledged; False: MAX_RT
@@ -176,6 +176,9 @@ class NRF24L01:
         else:
             self._reg_write(_RX_ADDR_P0 + pipe, addr[0])
         self._reg_write(_EN_RXADDR, self._reg_read(_EN_RXADDR) | (1 << pipe))
+
+    def close_rx_pipe(self, pipe):
+        self._reg_write(_EN_RXADDR, self._reg_read(_EN_RXADDR) & ~(1 << pipe))
 
     # ---- power and modes --------------------------------------------------
 

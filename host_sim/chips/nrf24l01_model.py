@@ -150,6 +150,9 @@ class NRF24L01Model:
         self.irq_pin = irq_pin
         self.violations = []
         self.medium = None
+        self.sent = 0           # counters for benchmarks and tests
+        self.received = 0
+        self.retransmits = 0
         self.power_cycle()
         if machine is not None and ce_pin is not None:
             machine.watch_pin(ce_pin, self._ce_changed)
@@ -186,9 +189,6 @@ class NRF24L01Model:
         self._data = bytearray()
         self._wid_glitch = 0
         self._ce_rise = 0
-        self.sent = 0           # counters for benchmarks and tests
-        self.received = 0
-        self.retransmits = 0
         self._irq_level = None
         self._drive_irq()
 
@@ -246,7 +246,7 @@ class NRF24L01Model:
             return bytes(self.addr[RX_ADDR_P0][:self._addr_w()])
         a = bytearray(self.addr[RX_ADDR_P1][:self._addr_w()])
         if pipe > 1:
-            a[0] = self.regs[RX_ADDR_P1 + pipe]
+            a[0] = self.regs[RX_ADDR_P0 + pipe]
         return bytes(a)
 
     def _write_reg(self, reg, data):
