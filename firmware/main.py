@@ -5,6 +5,7 @@ the screen (when the screen works); the game goes on without it where it
 can: no gyroscope -> joystick and buttons only; no radio -> no wireless.
 """
 import gc
+import sys
 import time
 import board
 
@@ -56,28 +57,39 @@ def build_tilt(notes):
         return None
 
 
-def build_radio(notes):
+def make_radio():
+    """The radio driver for board.RADIO (OSError if the chip does not answer)."""
+    from machine import SPI, Pin
+    cfg = board.RADIO
+    chip = cfg["chip"]
+    cls = getattr(__import__(chip), chip.upper())
+    spi = SPI(cfg["spi"], baudrate=cfg.get("baudrate", 4000000),
+              sck=Pin(cfg["sck"]), mosi=Pin(cfg["mosi"]), miso=Pin(cfg["miso"]))
+    irq = cfg.get("irq")
+    return cls(spi, Pin(cfg["cs"], Pin.OUT), Pin(cfg["ce"], Pin.OUT),
+               None if irq is None else Pin(irq, Pin.IN))
+
+
+def check_radio(notes):
+    """-> make_radio if the radio answers, else None (and a note). The driver
+    is unloaded again: its code stays out of the heap until a wireless game."""
     cfg = getattr(board, "RADIO", None)
     if not cfg:
         return None
     try:
-        import match
-        if not hasattr(match, "Match"):
-            return None
-        from machine import SPI, Pin
-        chip = cfg["chip"]
-        cls = getattr(__import__(chip), chip.upper())
-        spi = SPI(cfg["spi"], baudrate=cfg.get("baudrate", 4000000),
-                  sck=Pin(cfg["sck"]), mosi=Pin(cfg["mosi"]),
-                  miso=Pin(cfg["miso"]))
-        irq = cfg.get("irq")
-        return cls(spi, Pin(cfg["cs"], Pin.OUT), Pin(cfg["ce"], Pin.OUT),
-                   None if irq is None else Pin(irq, Pin.IN))
+        r = make_radio()
+        if hasattr(r, "power_down"):
+            r.power_down()
+        return make_radio
     except _ERRORS as e:
         notes.append(_missing("Radio", cfg, "SPI%s" % cfg.get("spi"),
                               ("sck", "mosi", "miso", "cs", "ce"), e,
                               "Wireless match is off"))
         return None
+    finally:
+        r = None
+        sys.modules.pop(cfg["chip"], None)
+        gc.collect()
 
 
 def build_app():
@@ -91,7 +103,7 @@ def build_app():
     import controls
     import app
     tilt = build_tilt(notes)
-    radio = build_radio(notes)
+    radio = check_radio(notes)
     keys = buttons.Buttons(board.BUTTONS)
     import lcd_base
     gc.collect()

@@ -228,3 +228,45 @@ def plan_vs_ai(rule, level, human, limit=225):
         g.play(m % 15, m // 15)
         moves.append(m)
     return moves, g
+
+
+SCATTER = [y * 15 + x for y in range(0, 15, 2) for x in range(0, 15, 3)]
+
+
+def plan_lost_game(rule, level, human, limit=160):
+    """The player drops stones that never touch (no five possible), the
+    firmware's AI plays to win. -> (moves, final game)."""
+    import gomoku
+    import ai
+    g = gomoku.Game(rule)
+    moves = []
+    while not g.winner and len(moves) < limit:
+        if g.turn == human:
+            m = [p for p in SCATTER if not g.stone(p % 15, p // 15)][0]
+        else:
+            m = ai.best_move(g, level)
+        g.play(m % 15, m // 15)
+        moves.append(m)
+    return moves, g
+
+
+def run_device(board, events, flash_dir, **kw):
+    """Run a Script's events on host_sim.device.Device (CPython): the
+    device's own events go to its script, snapshots are taken from its LCD
+    model on the clock. -> (device, snaps)."""
+    from host_sim import device
+    dev = device.Device(board, flash_dir, **kw)
+    snaps = {}
+
+    def snap(label, points):
+        return lambda: snaps.__setitem__(
+            label, [dev.lcd.pixel(x, y) for x, y in points])
+    own = []
+    for ev in events:
+        if ev[1] == "snap":
+            sim_clock.call_at(ev[0] * 1000, snap(ev[2], ev[3]))
+        else:
+            own.append(ev)
+    dev.run(device.Script(own))
+    dev.snaps = snaps
+    return dev

@@ -12,7 +12,8 @@ import app_script  # noqa: E402
 import board_sim  # noqa: E402
 import board_view as bv  # noqa: E402
 import gomoku  # noqa: E402
-from app_script import Rig, Script, layout, plan_vs_ai, stone_point  # noqa: E402
+from app_script import (Script, layout, plan_lost_game, plan_vs_ai,  # noqa: E402
+                        run_device, stone_point)
 
 VIEW = layout(board_sim)
 ALL = range(225)
@@ -57,8 +58,8 @@ def expected(moves, rule=gomoku.FREESTYLE):
 
 def test_vs_ai_full_game_to_winner_banner_and_rematch(flash):
     human = 1
-    moves, g = plan_vs_ai(gomoku.FREESTYLE, 1, human)
-    assert g.winner in (1, 2)
+    moves, g = plan_lost_game(gomoku.FREESTYLE, 1, human)
+    assert g.winner == 2
     s = Script()
     s.tap("place")                          # the menu opens on "Start"
     s.wait(300)
@@ -75,8 +76,7 @@ def test_vs_ai_full_game_to_winner_banner_and_rematch(flash):
     s.tap("place")                          # rematch
     s.wait(300)
     snap_board(s, "rematch")
-    rig = Rig(board_sim)
-    assert rig.run(s.end()) == "end"
+    rig = run_device(board_sim, s.end(), flash)
 
     assert board_from(rig, "mid") == expected(moves[:6])
     assert board_from(rig, "end") == expected(moves)
@@ -120,8 +120,7 @@ def test_two_players_undo_and_winner(flash):
     s.wait(300)
     snap_board(s, "end")
     s.snap("banner", [(1, 1)])
-    rig = Rig(board_sim)
-    assert rig.run(s.end()) == "end"
+    rig = run_device(board_sim, s.end(), flash)
     assert board_from(rig, "slip") == expected([black[0], white[0], c + 40])
     assert board_from(rig, "undone") == expected([black[0], white[0]])
     order = [black[0], white[0], black[1]]
@@ -153,8 +152,7 @@ def test_undo_vs_ai_takes_back_both_moves(flash):
     snap_board(s, "none")
     s.snap("msg", [(x, VIEW.message.y + y) for x in range(0, 240, 2)
                    for y in range(VIEW.message.h)])
-    rig = Rig(board_sim)
-    assert rig.run(s.end()) == "end"
+    rig = run_device(board_sim, s.end(), flash)
     two = board_from(rig, "two")
     assert two.count(1) == 2 and two.count(2) == 2
     one = board_from(rig, "one")
@@ -194,8 +192,7 @@ def test_renju_forbidden_point_refused_with_reason(flash):
     s.place(10 * 15 + 10)        # black plays elsewhere: accepted
     s.wait(100)
     snap_board(s, "after")
-    rig = Rig(board_sim)
-    assert rig.run(s.end()) == "end"
+    rig = run_device(board_sim, s.end(), flash)
     ref = gomoku.Game(gomoku.RENJU)
     order = []
     for k in range(4):
@@ -222,22 +219,18 @@ def test_reset_mid_game_then_resume(flash):
         s.place(moves[k])
         s.wait(300)
     s.reset()               # power cut after the AI's third reply
-    rig = Rig(board_sim)
-    assert rig.run(s.end()) == "reset"
-    assert os.path.exists("gomoku.sav")
-
-    s2 = Script()
-    s2.cursor = 7 * 15 + 7  # a fresh boot puts the cursor in the centre
-    s2.tap("place")         # "Saved game found": A resumes
-    s2.wait(300)
-    snap_board(s2, "resumed")
-    s2.place(moves[6])
-    s2.wait(300)
-    snap_board(s2, "next")
-    rig2 = Rig(board_sim)
-    assert rig2.run(s2.end()) == "end"
-    assert board_from(rig2, "resumed") == expected(moves[:6])
-    assert board_from(rig2, "next") == expected(moves[:8])
+    s.wait(1500)            # boot again
+    s.cursor = 7 * 15 + 7   # a fresh boot puts the cursor in the centre
+    s.tap("place")          # "Saved game found": A resumes
+    s.wait(300)
+    snap_board(s, "resumed")
+    s.place(moves[6])
+    s.wait(300)
+    snap_board(s, "next")
+    dev = run_device(board_sim, s.end(), flash)
+    assert dev.resets == 1
+    assert board_from(dev, "resumed") == expected(moves[:6])
+    assert board_from(dev, "next") == expected(moves[:8])
 
 
 def test_declining_resume_goes_to_menu_and_new_game_replaces_save(flash):
@@ -247,17 +240,19 @@ def test_declining_resume_goes_to_menu_and_new_game_replaces_save(flash):
     s.wait(300)
     s.place(moves[0])
     s.wait(300)
-    rig = Rig(board_sim)
-    assert rig.run(s.end()) == "end"
-    s2 = Script()
-    s2.tap("back")          # no thanks
-    s2.wait(200)
-    s2.tap("place")         # menu: Start
-    s2.wait(300)
-    snap_board(s2, "fresh")
-    rig2 = Rig(board_sim)
-    assert rig2.run(s2.end()) == "end"
-    assert board_from(rig2, "fresh") == [0] * 225
+    s.reset()
+    s.wait(1500)
+    s.tap("back")           # no thanks
+    s.wait(200)
+    s.tap("place")          # menu: Start
+    s.wait(300)
+    snap_board(s, "fresh")
+    s.place(3 * 15 + 3)
+    s.wait(300)
+    dev = run_device(board_sim, s.end(), flash)
+    assert board_from(dev, "fresh") == [0] * 225
+    import savegame
+    assert savegame.load()[0].moves[0] == 3 * 15 + 3
 
 
 def test_tilt_moves_cursor_without_drift_and_joystick_repeats(flash):
@@ -273,8 +268,7 @@ def test_tilt_moves_cursor_without_drift_and_joystick_repeats(flash):
     s.at("release", "left")
     s.wait(300)
     s.snap("cursor2", [VIEW.origin(i) for i in ALL])
-    rig = Rig(board_sim)
-    assert rig.run(s.end()) == "end"
+    rig = run_device(board_sim, s.end(), flash)
     assert [i for i in ALL if rig.snaps["cursor1"][i] == bv.CURSOR] \
         == [5 * 15 + 9]
     moved = [i for i in ALL if rig.snaps["cursor2"][i] == bv.CURSOR]
@@ -291,8 +285,7 @@ def test_missing_gyro_is_reported_and_buttons_still_play(flash, capsys):
     s.place(7 * 15 + 8)
     s.wait(300)
     snap_board(s, "game")
-    rig = Rig(board_sim, gyro=False)
-    assert rig.run(s.end()) == "end"
+    rig = run_device(board_sim, s.end(), flash, gyro=False)
     out = capsys.readouterr().out
     assert "L3G4200D" in out and "I2C1" in out and "scl=27" in out
     assert bv.ALERT in rig.snaps["note"]
