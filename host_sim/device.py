@@ -41,8 +41,9 @@ import sim_clock  # noqa: E402
 FIRMWARE_DIRS = tuple(os.path.normcase(p) for p in host_sim.FIRMWARE_PATH)
 
 
-class ScriptDone(Exception):
-    """The script is over: unwinds main() from inside a sleep."""
+class ScriptDone(BaseException):
+    """The script is over: unwinds main() from inside a sleep (a
+    BaseException, so firmware catching Exception does not swallow it)."""
 
 
 class ScriptError(ValueError):
@@ -120,6 +121,7 @@ class Device:
         self.resets = 0
         self._done = False
         self._trace_file = None
+        self._hand = None
         self.lcd = self._attach_lcd() if lcd else None
         self.gyro = None
         self.tilt_source = None
@@ -171,6 +173,12 @@ class Device:
 
     def tap(self, name, hold_ms=80):
         self.buttons.tap(name, hold_ms)
+
+    def hand(self):
+        """The Hand that tilts this device to target angles (front ends)."""
+        if self._hand is None:
+            self._hand = Hand(self)
+        return self._hand
 
     def tilt(self, x_dps, y_dps):
         """Hold a tilt: x to the right, y forward (degrees per second)."""
@@ -233,6 +241,14 @@ class Device:
         if isinstance(script, str):
             script = Script.parse(script)
         for ev in script.events:
+            if ev[1] in ("press", "release", "tap") \
+                    and ev[2] not in self.buttons.pins:
+                raise ScriptError("at %d ms: no button named %r (have %s)" % (
+                    ev[0], ev[2], ", ".join(sorted(self.buttons.pins))))
+            if ev[1] == "tilt" and self.tilt_source is None:
+                raise ScriptError("at %d ms: tilt, but this board has no "
+                                  "gyroscope" % ev[0])
+        for ev in script.events:
             sim_clock.call_at(ev[0] * 1000, self._event(ev))
         return script
 
@@ -240,8 +256,12 @@ class Device:
         def fire():
             if ev[1] == "reset":
                 self._pending_reset = True
-            else:
+                return
+            try:
                 self._do(ev)
+            except Exception as e:     # not the firmware's: stop the run
+                self._failed = e
+                self._done = True
         return fire
 
     def stop(self):
@@ -251,8 +271,10 @@ class Device:
     def run(self, script=None, until_ms=None, shots_dir=None, main=None):
         """Run firmware main.main() until the script ends (or until_ms,
         or stop()); a scripted `reset` restarts it. -> the end time (ms)."""
-        self.shots_dir = shots_dir
+        if shots_dir is not None:
+            self.shots_dir = shots_dir
         self._done = False
+        self._failed = None
         self._pending_reset = False
         end = None
         if script is not None:
@@ -302,6 +324,8 @@ class Device:
                         _fresh_firmware().main()
                     return sim_clock.now_us() // 1000
                 except ScriptDone:
+                    if self._failed is not None:
+                        raise self._failed
                     return sim_clock.now_us() // 1000
                 except machine.SimReset:
                     self.resets += 1
@@ -321,6 +345,49 @@ def _fresh_firmware():
             del sys.modules[name]
     import main
     return main
+
+
+class Hand:
+    """A player's hand holding the device at a target tilt: the front ends
+    set target angles (keys, mouse drag) and the hand turns the device
+    there at a human pace, so the gyroscope sees rates as when tilting a
+    real handheld, and zero while it is held still."""
+
+    MAX_DPS = 120.0
+    GAIN = 8.0              # per second: how briskly the hand follows
+
+    def __init__(self, device):
+        self.device = device
+        self.target = [0.0, 0.0]    # degrees: right, forward
+        self.angle = [0.0, 0.0]
+        self._last = sim_clock.now_us()
+        self._rates = (0.0, 0.0)
+        sim_clock.add_hook(self.update)
+
+    def hold(self, right_deg, forward_deg):
+        self.target[0] = float(right_deg)
+        self.target[1] = float(forward_deg)
+
+    def update(self, now_us):
+        dt = (now_us - self._last) / 1e6
+        if dt < 0.004:
+            return
+        self._last = now_us
+        rates = []
+        for i in (0, 1):
+            err = self.target[i] - self.angle[i]
+            r = max(-self.MAX_DPS, min(self.MAX_DPS, err * self.GAIN))
+            if abs(err) < 0.05:
+                r = 0.0
+            # never overshoot within one step
+            if abs(r * dt) > abs(err):
+                r = err / dt
+            self.angle[i] += r * dt
+            rates.append(r)
+        rates = tuple(rates)
+        if rates != self._rates and self.device.tilt_source is not None:
+            self._rates = rates
+            self.device.tilt_source.set_tilt(rates[0], rates[1])
 
 
 # ---- the screen as an image (CPython: Pillow does the pixel work) ----------------

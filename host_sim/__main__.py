@@ -1,0 +1,124 @@
+"""Run the handheld's firmware on the simulated board.
+
+    python -m host_sim [--board sim] [--window | --terminal | --headless]
+                       [--script FILE] [--until MS] [--shots DIR]
+                       [--trace FILE] [--flash DIR] [--scale N]
+
+With no front end named: a pygame window when a display is there, else the
+terminal view, else (no terminal either) headless. Headless runs play the
+script on the virtual clock as fast as the host allows (exactly repeatable);
+the window and terminal run in real time. See host_sim/device.py for the
+script format; --trace writes every SPI/I2C transaction as a JSON line.
+"""
+import argparse
+import os
+import sys
+
+import host_sim
+
+ROOT = host_sim.ROOT
+
+
+def board_module(name):
+    host_sim.install()
+    try:
+        return __import__("board_" + name)
+    except ImportError:
+        have = sorted(f[6:-3] for f in os.listdir(os.path.join(ROOT, "boards"))
+                      if f.startswith("board_") and f.endswith(".py"))
+        raise SystemExit("no board %r (have: %s)" % (name, ", ".join(have)))
+
+
+def parse(argv):
+    p = argparse.ArgumentParser(prog="python -m host_sim",
+                                description=__doc__.split("\n\n")[0])
+    p.add_argument("--board", default="sim",
+                   help="boards/board_<NAME>.py (default: sim)")
+    ui = p.add_mutually_exclusive_group()
+    ui.add_argument("--window", action="store_true", help="pygame window")
+    ui.add_argument("--terminal", action="store_true",
+                    help="truecolour half-blocks in this terminal")
+    ui.add_argument("--headless", action="store_true",
+                    help="no view: play --script on the virtual clock")
+    p.add_argument("--script", help="timed events to play (see device.py)")
+    p.add_argument("--until", type=int, metavar="MS",
+                   help="stop after MS of simulated time")
+    p.add_argument("--shots", metavar="DIR", default=None,
+                   help="where screenshots go (default: current dir)")
+    p.add_argument("--trace", metavar="FILE",
+                   help="bus trace: one JSON line per SPI/I2C transaction")
+    p.add_argument("--flash", metavar="DIR",
+                   help="the device's flash (save files); default "
+                        "build/flash-<board>")
+    p.add_argument("--scale", type=int, default=2, help="window zoom")
+    return p.parse_args(argv)
+
+
+def choose(args):
+    if args.window:
+        return "window"
+    if args.terminal:
+        return "terminal"
+    if args.headless:
+        return "headless"
+    from host_sim import window
+    if window.display_available():
+        try:
+            import pygame  # noqa: F401
+            return "window"
+        except ImportError:
+            pass
+    if sys.stdin.isatty() and sys.stdout.isatty():
+        return "terminal"
+    return "headless"
+
+
+def main(argv=None):
+    args = parse(sys.argv[1:] if argv is None else argv)
+    board = board_module(args.board)
+    from host_sim import device
+    script = None
+    if args.script:
+        try:
+            script = device.Script.load(args.script)
+        except (OSError, device.ScriptError) as e:
+            raise SystemExit("script: %s" % e)
+    mode = choose(args)
+    if mode == "headless" and script is None and args.until is None:
+        raise SystemExit("headless needs --script FILE or --until MS")
+    flash = args.flash or os.path.join(ROOT, "build", "flash-" + board.NAME)
+    shots = os.path.abspath(args.shots or ".")
+    os.makedirs(shots, exist_ok=True)
+    dev = device.Device(board, os.path.abspath(flash))
+    if args.trace:
+        dev.trace_to(os.path.abspath(args.trace))
+    try:
+        if mode == "headless":
+            end = dev.run(script, until_ms=args.until, shots_dir=shots)
+            print("ran %d ms of device time; %d screenshot(s)%s" % (
+                end, len(dev.shots),
+                "".join("\n  " + s for s in dev.shots)))
+        elif mode == "terminal":
+            from host_sim import terminal
+            view = terminal.TerminalView(dev, shots_dir=shots)
+            if args.until is not None:
+                dev.schedule(device.Script([(args.until, "end")]))
+            dev.shots_dir = shots
+            view.run(script)
+        else:
+            from host_sim import window
+            view = window.WindowView(dev, scale=args.scale, shots_dir=shots)
+            if args.until is not None:
+                dev.schedule(device.Script([(args.until, "end")]))
+            view.run(script)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        dev.close()
+    for e in (dev.lcd.errors if dev.lcd else [])[:5]:
+        print("lcd:", e, file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,211 @@
+"""host_sim.device: the simulated handheld running firmware main.py from a
+script, its screenshots, bus trace and front ends (terminal, window)."""
+import io
+import json
+import os
+
+import pytest
+
+import host_sim
+
+host_sim.install()
+from host_sim import device  # noqa: E402
+from host_sim import terminal  # noqa: E402
+import board_sim  # noqa: E402
+import board_esp32_ili9341  # noqa: E402
+import board_view  # noqa: E402
+import lcd_base  # noqa: E402
+
+
+class _Glass:
+    def __init__(self, w, h):
+        self.width, self.height = w, h
+
+
+def view_of(board):
+    return board_view.BoardView(_Glass(board.LCD["width"], board.LCD["height"]),
+                                lcd_base.FONT_W, lcd_base.FONT_H)
+
+
+def stones(dev, board):
+    """(black, white) points read off the screen at the stones' centres."""
+    v = view_of(board)
+    black, white = [], []
+    for i in range(225):
+        x, y = v.center(i)
+        c = dev.lcd.pixel(x, y + v.radius // 2 + 1)
+        if c == board_view.BLACK:
+            black.append(i)
+        elif c == board_view.WHITE:
+            white.append(i)
+    return black, white
+
+
+GAME = """
+# start a game against the AI from the menu, play the centre
+at 1500
+tap place
+wait 600
+shot menu-gone.png
+tap place
+wait 4000
+shot first-moves.png
+"""
+
+
+@pytest.mark.parametrize("board", [board_sim, board_esp32_ili9341])
+def test_scripted_headless_game(tmp_path, board):
+    dev = device.Device(board, str(tmp_path / "flash"))
+    end = dev.run(device.Script.parse(GAME), shots_dir=str(tmp_path))
+    assert end >= 5100
+    assert dev.lcd.errors == [] and dev.lcd.unknown == []
+    black, white = stones(dev, board)
+    assert black == [7 * 15 + 7]
+    assert len(white) == 1 and white[0] != 112
+    shot = tmp_path / "first-moves.png"
+    from PIL import Image
+    im = Image.open(shot)
+    assert im.size == (board.LCD["width"], board.LCD["height"])
+    v = view_of(board)
+    x, y = v.center(112)
+    y += v.radius // 2 + 1
+    assert im.getpixel((x, y)) == device.rgb888(board_view.BLACK)
+
+
+def test_frame_image_matches_the_model_pixel_by_pixel(tmp_path):
+    for board in (board_sim, board_esp32_ili9341):
+        dev = device.Device(board, str(tmp_path))
+        dev.run(until_ms=1500)
+        rgb = dev.frame_rgb()
+        w, h = dev.lcd.width, dev.lcd.height
+        assert len(rgb) == 3 * w * h
+        for y in range(h):
+            for x in range(w):
+                a = 3 * (y * w + x)
+                assert tuple(rgb[a:a + 3]) == device.rgb888(dev.lcd.pixel(x, y))
+
+
+def test_trace_lines(tmp_path):
+    dev = device.Device(board_sim, str(tmp_path))
+    path = tmp_path / "trace.jsonl"
+    dev.trace_to(str(path))
+    dev.run(until_ms=600)
+    dev.close()
+    recs = [json.loads(line) for line in path.read_text().splitlines()]
+    lcd = [r for r in recs if r["dev"] == "st7789"]
+    gyro = [r for r in recs if r["dev"] == "l3g4200d"]
+    assert lcd and gyro
+    assert all(set(r) == {"t", "bus", "dev", "dc", "tx", "rx"} for r in lcd)
+    assert lcd[0]["bus"] == "spi1" and lcd[0]["dc"] == 0
+    assert lcd[0]["tx"] == "11" and lcd[0]["t"] >= 120000   # SLPOUT after reset
+    assert all(r["bus"] == "i2c1" and "dc" not in r for r in gyro)
+    assert [r["t"] for r in recs] == sorted(r["t"] for r in recs)
+    assert recs[-1]["t"] <= 600 * 1000 + 50000
+
+
+def test_script_parsing_and_errors():
+    s = device.Script.parse("at 100\npress place\nwait 50\nrelease place\n"
+                            "tilt 30 -10.5\ntap menu 40\nshot a.png\nreset\n")
+    assert s.events == [(100, "press", "place"), (150, "release", "place"),
+                        (150, "tilt", 30.0, -10.5), (150, "tap", "menu", 40),
+                        (150, "shot", "a.png"), (150, "reset")]
+    for bad, why in (("jump 3", "unknown event"), ("wait", "one number"),
+                     ("wait -5", "negative"), ("tilt 1", "takes 2"),
+                     ("tap a 1 2", "1 or 2"), ("tilt a b", "could not convert")):
+        with pytest.raises(device.ScriptError, match=why):
+            device.Script.parse("at 1\n" + bad, "s.txt")
+    with pytest.raises(device.ScriptError, match="s.txt:2"):
+        device.Script.parse("at 1\nbogus", "s.txt")
+
+
+def test_unknown_button_is_a_clear_error(tmp_path):
+    dev = device.Device(board_sim, str(tmp_path))
+    with pytest.raises(device.ScriptError, match="no button named 'fire'"):
+        dev.run(device.Script.parse("at 500\ntap fire"))
+    # an event that fails while the firmware runs stops the run with its error
+    dev = device.Device(board_sim, str(tmp_path))
+    with pytest.raises(OSError):
+        dev.run(device.Script.parse("at 500\nshot %s/no/such/dir/x.png"
+                                    % tmp_path))
+
+
+def test_reset_restarts_main_and_keeps_flash(tmp_path):
+    dev = device.Device(board_sim, str(tmp_path / "flash"))
+    dev.run(device.Script.parse(GAME + "reset\nwait 3000\n"))
+    assert dev.resets == 1
+    assert dev.lcd.errors == []
+    assert os.listdir(tmp_path / "flash")      # the save file survived
+
+
+def test_hand_tilts_at_a_human_pace_and_holds_still(tmp_path):
+    import sim_clock
+    dev = device.Device(board_sim, str(tmp_path))
+    hand = dev.hand()
+    hand.hold(20, -10)
+    for _ in range(300):
+        sim_clock.advance_us(5000)
+    assert hand.angle == pytest.approx([20, -10], abs=0.1)
+    assert dev.tilt_source.true_rates_dps is not None
+    assert hand._rates == (0.0, 0.0)            # held: no rate
+
+
+def test_terminal_view_renders_half_blocks_and_keys(tmp_path):
+    dev = device.Device(board_sim, str(tmp_path))
+    dev.run(until_ms=1500)
+    out = io.StringIO()
+    view = terminal.TerminalView(dev, out=out, keys=False,
+                                 shots_dir=str(tmp_path))
+    view.draw(force=True)
+    text = out.getvalue()
+    assert "\u2580" in text and "\x1b[38;2;" in text
+    assert text.count("\n") >= 20
+    view._handle("p")
+    assert os.path.exists(tmp_path / "screen-001.png")
+    view._handle(" ")
+    assert dev.buttons.is_pressed("place")
+    view._handle("\x1b[C")
+    assert view.hand.target == [20.0, 0.0]
+
+
+def test_half_blocks_colours():
+    rgb = bytes([255, 0, 0, 0, 0, 255, 0, 255, 0, 1, 2, 3])   # 2 x 2
+    lines = terminal.half_blocks(rgb, 2, 2)
+    assert lines == ["\x1b[38;2;255;0;0m\x1b[48;2;0;255;0m\u2580"
+                     "\x1b[38;2;0;0;255m\x1b[48;2;1;2;3m\u2580\x1b[0m"]
+    assert terminal.fit(240, 240, 80, 38) == (76, 76)
+
+
+def test_window_front_end_with_sdl_dummy(tmp_path, monkeypatch):
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    pygame = pytest.importorskip("pygame")
+    from host_sim import window
+    assert not window.display_available()
+    dev = device.Device(board_sim, str(tmp_path))
+    dev.run(until_ms=1500)
+    view = window.WindowView(dev, scale=2, shots_dir=str(tmp_path))
+    try:
+        view.draw()
+        x, y, w, h = view.screen_rect
+        assert (w, h) == (480, 480)
+        # the LCD scaled into the window
+        px = view.win.get_at((x + 2 * 10 + 1, y + 2 * 200 + 1))[:3]
+        assert tuple(px) == device.rgb888(dev.lcd.pixel(10, 200))
+        bx, by, bw, bh = view.rects["place"]
+        pygame.event.post(pygame.event.Event(
+            pygame.MOUSEBUTTONDOWN, button=1, pos=(bx + 5, by + 5)))
+        view.events()
+        assert dev.buttons.is_pressed("place")
+        pygame.event.post(pygame.event.Event(
+            pygame.MOUSEBUTTONUP, button=1, pos=(bx + 5, by + 5)))
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_UP))
+        view.events()
+        assert not dev.buttons.is_pressed("place")
+        assert view.hand.target == [0.0, 20.0]
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_p))
+        view.events()
+        assert os.path.exists(tmp_path / "screen-001.png")
+        pygame.event.post(pygame.event.Event(pygame.QUIT))
+        view.events()
+        assert dev._done
+    finally:
+        pygame.quit()
