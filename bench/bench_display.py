@@ -1,0 +1,123 @@
+"""Display figures: bytes the drivers put on the SPI bus for typical draws,
+counted from the simulator's bus trace (commands, parameters and pixels,
+every byte clocked while the LCD's CS is low), and the time each implies
+on a 40 MHz SPI clock (bytes * 8 / 40e6; CPU time between transfers not
+included). Also what the driver allocates: one 1024-byte line buffer.
+"""
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import host_sim  # noqa: E402
+
+host_sim.install()
+import machine  # noqa: E402
+import sim_clock  # noqa: E402
+import st7789  # noqa: E402
+import ili9341  # noqa: E402
+import st7789_model  # noqa: E402
+import ili9341_model  # noqa: E402
+
+SPI_HZ = 40000000
+counts = {"bytes": 0, "windows": 0}
+
+
+def count(rec):
+    if rec["bus"] == "spi1":
+        counts["bytes"] += len(rec["tx"]) // 2
+        if rec.get("dc") == 0:
+            tx = rec["tx"]
+            counts["windows"] += sum(tx[i:i + 2] == "2c"
+                                     for i in range(0, len(tx), 2))
+
+
+def make(chip):
+    machine.forget_all()
+    sim_clock.reset()
+    if chip == "st7789":
+        m = st7789_model.ST7789Model(8, 12, 13, 240, 240)
+        w, h, rot = 240, 240, 0
+        cls = st7789.ST7789
+    else:
+        m = ili9341_model.ILI9341Model(8, 12, 13, 240, 320, mount=90)
+        w, h, rot = 320, 240, 90
+        cls = ili9341.ILI9341
+    machine.attach_spi(1, 9, m, chip, dc=8)
+    spi = machine.SPI(1, baudrate=SPI_HZ)
+    d = cls(spi, machine.Pin(9), machine.Pin(8), rst=machine.Pin(12),
+            bl=machine.Pin(13), width=w, height=h, rotation=rot)
+    machine.set_trace(count)
+    return d, m
+
+
+def measure(fn):
+    counts["bytes"] = 0
+    counts["windows"] = 0
+    fn()
+    machine.SPI._flush(1)
+    return counts["bytes"], counts["windows"]
+
+
+def seed_board(d, pitch):
+    """The seed's figure: a 15x15 grid of lines at `pitch` pixels on a
+    wooden square (one fill, 15 + 15 lines)."""
+    span = 14 * pitch + 1
+    x0 = (d.width - span) // 2
+    y0 = (d.height - span) // 2
+    d.fill_rect(x0 - 6, y0 - 6, span + 12, span + 12, 0xDDA0)
+    for k in range(15):
+        d.hline(x0, y0 + k * pitch, span, 0x3A02)
+        d.vline(x0 + k * pitch, y0, span, 0x3A02)
+
+
+def app_board(d):
+    """The app's renderer (firmware/app/board_view.py), if present."""
+    try:
+        import board_view
+        import gomoku
+    except ImportError:
+        return None
+    v = board_view.BoardView(d, st7789.FONT_W, st7789.FONT_H)
+    g = gomoku.Game()
+    v.attach(g)
+    return v, g
+
+
+def line(name, nbytes, windows):
+    ms = nbytes * 8 * 1000.0 / SPI_HZ
+    print("%s: %d bytes on SPI (%d RAMWR windows) -> %.2f ms at 40 MHz"
+          % (name, nbytes, windows, ms))
+
+
+def main():
+    for chip in ("st7789", "ili9341"):
+        d, m = make(chip)
+        tag = "%s %dx%d" % (chip, d.width, d.height)
+        line(tag + " full-screen clear", *measure(lambda: d.fill(0x18E5)))
+        for pitch in (13, 15):
+            line(tag + " 15x15 board, seed-style grid at %d px" % pitch,
+                 *measure(lambda: seed_board(d, pitch)))
+        line(tag + " one stone (fill_circle r=5)",
+             *measure(lambda: d.fill_circle(120, 120, 5, 0x1082)))
+        line(tag + " one text line (20 chars, 6x8 font)",
+             *measure(lambda: d.text("Black (you) to move ", 0, 0, 0xEF7D,
+                                     0x18E5)))
+        line(tag + " one text line at scale 2 (20 chars)",
+             *measure(lambda: d.text("Black (you) to move ", 0, 0, 0xEF7D,
+                                     0x18E5, 2)))
+        app = app_board(d)
+        if app:
+            v, g = app
+            line(tag + " 15x15 board, app renderer draw_all (pitch %d)"
+                 % v.pitch, *measure(v.draw_all))
+            g.play(7, 7)
+            line(tag + " one stone, app renderer draw_cell",
+                 *measure(lambda: v.draw_cell(112)))
+        assert m.errors == [], m.errors
+    print("driver RAM: one 1024-byte line buffer (512 pixels) + 4-byte "
+          "parameter buffer per display; no framebuffer (240x240 would be "
+          "115200 bytes)")
+
+
+if __name__ == "__main__":
+    main()
