@@ -471,7 +471,7 @@ class NRF24L01Model:
         f.sender = self
         f.token = gen
         f.entry = entry
-        want_ack = not noack and self.regs[EN_AA] & 1 and self.regs[SETUP_RETR] & 0x0F
+        want_ack = not noack and self.regs[EN_AA] & 1
         self.sent += 1
         if want_ack:
             self._awaiting = f

@@ -1,0 +1,206 @@
+"""The NRF24L01 driver against the chip model: CPython and the unix port."""
+import os
+import sys
+
+import pytest
+
+import host_sim
+
+host_sim.install()
+sys.path.append(os.path.join(host_sim.ROOT, "host_sim"))
+
+import machine  # noqa: E402
+import sim_clock  # noqa: E402
+import nrf24l01_model as N  # noqa: E402
+from radio_medium import Medium  # noqa: E402
+import nrf24l01  # noqa: E402
+import upy  # noqa: E402
+
+
+def node(idx, medium):
+    cs, ce, irq = 5 + 100 * idx, 14 + 100 * idx, 22 + 100 * idx
+    model = N.NRF24L01Model(ce, irq, medium)
+    machine.attach_spi(idx * 10, cs, model, "nrf%d" % idx)
+    drv = nrf24l01.NRF24L01(machine.SPI(idx * 10, baudrate=4000000),
+                            machine.Pin(cs), machine.Pin(ce), machine.Pin(irq))
+    return model, drv
+
+
+@pytest.fixture
+def pair():
+    sim_clock.reset()
+    machine.forget_all()
+    med = Medium(seed=5)
+    ma, a = node(0, med)
+    mb, b = node(1, med)
+    a.open_tx_pipe(b"BBBBB")
+    a.open_rx_pipe(1, b"AAAAA")
+    b.open_tx_pipe(b"AAAAA")
+    b.open_rx_pipe(1, b"BBBBB")
+    yield med, ma, a, mb, b
+    assert ma.violations == [] and mb.violations == []
+
+
+def test_init_state(pair):
+    _, ma, a, _, _ = pair
+    r = ma.regs
+    assert r[N.CONFIG] == N.EN_CRC | N.CRCO          # 2-byte CRC, powered down
+    assert ma.mode == N.POWER_DOWN
+    assert r[N.SETUP_AW] == 3 and r[N.EN_AA] == 0x3F
+    assert r[N.FEATURE] & N.EN_DPL and r[N.DYNPD] == 0x3F
+    assert r[N.SETUP_RETR] == 0x15                   # ARD 500 us, ARC 5
+    assert r[N.RF_CH] == 76 and r[N.RF_SETUP] == 0x06
+    assert ma.rx_address(0) == b"BBBBB" and ma.rx_address(1) == b"AAAAA"
+    assert bytes(ma.addr[N.TX_ADDR]) == b"BBBBB"
+    assert ma.tx_fifo == [] and ma.rx_fifo == []
+
+
+def test_presence_check_names_chip_and_pins():
+    sim_clock.reset()
+    machine.forget_all()
+    with pytest.raises(OSError) as e:
+        nrf24l01.NRF24L01(machine.SPI(0), machine.Pin(5), machine.Pin(14))
+    msg = str(e.value)
+    assert "NRF24L01" in msg and "Pin(5)" in msg and "Pin(14)" in msg
+    assert "SETUP_AW" in msg
+
+
+def test_send_receive_with_ack(pair):
+    _, ma, a, mb, b = pair
+    b.start_listening()
+    assert mb.mode == N.RX_MODE
+    for n in (1, 17, 32):
+        payload = bytes(range(n))
+        assert a.send(payload) is True
+        assert b.any()
+        assert b.recv() == n and bytes(b.rx[:n]) == payload
+        assert not b.any()
+    buf = bytearray(32)
+    assert a.send(b"xyz") and b.recv_into(buf) == 3 and buf[:3] == b"xyz"
+    # both ways, each returning to RX after sending
+    a.start_listening()
+    assert b.send(b"back") and b.listening and mb.mode == N.RX_MODE
+    assert a.recv() == 4 and bytes(a.rx[:4]) == b"back"
+
+
+def test_max_rt_flushes_and_recovers(pair):
+    _, ma, a, mb, b = pair
+    assert a.send(b"nobody") is False              # b is not listening
+    assert a.lost == 1 and ma.tx_fifo == []        # no stuck TX FIFO
+    assert not ma.regs[N.STATUS] & N.MAX_RT
+    assert ma.retransmits == 5
+    b.start_listening()
+    assert a.send(b"now") is True
+    assert b.recv() == 3
+
+
+def test_bad_width_is_flushed(pair):
+    _, ma, a, mb, b = pair
+    b.start_listening()
+    assert a.send(b"one") and a.send(b"two")
+    mb.glitch_width(40)
+    assert b.recv() == 0 and b.dropped == 1
+    assert not b.any()                               # the whole RX FIFO went
+
+
+def test_power_down_and_bad_arguments(pair):
+    _, ma, a, mb, b = pair
+    b.start_listening()
+    b.power_down()
+    assert mb.mode == N.POWER_DOWN
+    assert a.send(b"x") is False
+    with pytest.raises(ValueError):
+        a.set_channel(126)
+    with pytest.raises(ValueError):
+        a.send(bytes(33))
+    with pytest.raises(ValueError):
+        a.open_tx_pipe(b"ABCD")
+    with pytest.raises(ValueError):
+        a.open_rx_pipe(0, b"ABCDE")
+
+
+UNIX_SETUP = """
+import machine, sim_clock
+from radio_medium import Medium
+from nrf24l01_model import NRF24L01Model
+import nrf24l01
+med = Medium(seed=1)
+def node(i):
+    m = NRF24L01Model(14 + 100 * i, 22 + 100 * i, med)
+    machine.attach_spi(i * 10, 5 + 100 * i, m, "nrf")
+    d = nrf24l01.NRF24L01(machine.SPI(i * 10, baudrate=4000000),
+                          machine.Pin(5 + 100 * i), machine.Pin(14 + 100 * i),
+                          machine.Pin(22 + 100 * i))
+    return m, d
+ma, a = node(0)
+mb, b = node(1)
+a.open_tx_pipe(b"BBBBB"); a.open_rx_pipe(1, b"AAAAA")
+b.open_tx_pipe(b"AAAAA"); b.open_rx_pipe(1, b"BBBBB")
+"""
+
+CHIPS = [upy.ROOT / "host_sim" / "chips", upy.ROOT / "host_sim"]
+
+
+def test_driver_on_unix_port():
+    code = UNIX_SETUP + """
+print(ma.regs[0], ma.regs[4], ma.regs[5])
+print(a.send(b"lost"), a.lost, len(ma.tx_fifo))
+b.start_listening()
+print(a.send(b"hello"), b.recv(), bytes(b.rx[:5]))
+mb.glitch_width(33)
+a.send(b"x")
+print(b.recv(), b.any(), ma.violations, mb.violations)
+"""
+    out = upy.run(code, heapsize="256k", shims=True, extra_path=CHIPS).split("\n")
+    assert out[0] == "12 21 76"
+    assert out[1] == "False 1 0"
+    assert out[2] == "True 5 b'hello'"
+    assert out[3] == "0 False [] []"
+
+
+def test_no_allocation_per_packet_on_unix_port():
+    # The bus and the chip model are host code and may allocate; so under
+    # heap_lock the driver talks to a stand-in that allocates nothing: a
+    # chip that reports TX_DS and holds one 8-byte payload.
+    code = """
+import micropython, nrf24l01
+class P:
+    OUT = 1; IN = 0; PULL_UP = 1
+    def __init__(s): s.v = 1
+    def init(s, *a, **k): pass
+    def value(s, v=None):
+        if v is None: return s.v
+        s.v = v
+    def __call__(s, v=None): return s.value(v)
+class S:
+    def __init__(s): s.reg = 0; s.aw = 3
+    def write_readinto(s, tx, rx):
+        c = tx[0]
+        if c == 0x23: s.aw = tx[1]
+        rx[0] = 0x20
+        if len(rx) > 1:
+            if c == 0x03: rx[1] = s.aw
+            elif c == 0x60: rx[1] = 8
+            elif c == 0x17: rx[1] = 0x00
+            elif c == 0x08: rx[1] = 0x01
+            else: rx[1] = 0
+    def write(s, b): pass
+    def readinto(s, b, w=0):
+        for i in range(len(b)): b[i] = 0x41 + i
+d = nrf24l01.NRF24L01(S(), P(), P())
+d.open_tx_pipe(b"ABCDE")
+d.start_listening()
+buf = bytearray(32)
+pkt = bytearray(b"12345678")
+ok = n = a = i = None     # globals exist before the heap is locked
+d.send(pkt); d.recv_into(buf); d.any()
+micropython.heap_lock()
+for i in range(50):
+    ok = d.send(pkt, 8)
+    n = d.recv_into(buf)
+    a = d.any()
+micropython.heap_unlock()
+print(ok, n, bytes(buf[:8]), a, d.retries)
+"""
+    out = upy.run(code, heapsize="64k", shims=True).strip()
+    assert out == "True 8 b'ABCDEFGH' True 51"
