@@ -39,6 +39,7 @@ BGR = const(0x08)
 
 _COLMOD_16BIT = const(0x55)     # 65K colours, 16 bits a pixel
 _BUF_PIXELS = const(512)
+_PARTS = const(24)      # cached views of the buffer's head, by byte length
 
 
 def color565(r, g, b):
@@ -87,6 +88,7 @@ class LCD:
         self._buf = bytearray(2 * _BUF_PIXELS)
         self._mv = memoryview(self._buf)
         self._buf_color = -1        # colour the whole buffer holds, -1 none
+        self._parts = {}
         self._cmd = bytearray(1)
         self._par = bytearray(4)
         self._par1 = memoryview(self._par)[:1]
@@ -189,6 +191,16 @@ class LCD:
             self.bl(1)
 
     # ---- drawing ----------------------------------------------------------
+    def _head(self, nbytes):
+        """The buffer's first nbytes as a view; views of the sizes a program
+        keeps drawing are kept, so steady drawing allocates nothing."""
+        mv = self._parts.get(nbytes)
+        if mv is None:
+            mv = self._mv[:nbytes]
+            if len(self._parts) < _PARTS:
+                self._parts[nbytes] = mv
+        return mv
+
     def _fill_buf(self, color, n):
         """The first n pixels of the buffer in `color` (remembered when full)."""
         if self._buf_color == color:
@@ -222,7 +234,7 @@ class LCD:
             spi.write(self._buf)
             n -= _BUF_PIXELS
         if n:
-            spi.write(self._mv[:2 * n])
+            spi.write(self._head(2 * n))
         self.cs(1)
 
     def fill(self, c):
@@ -279,7 +291,10 @@ class LCD:
         if x1 <= x0 or y1 <= y0:
             return
         self._begin(x0, y0, x1 - x0, y1 - y0)
-        if x0 == x and x1 == x + w:
+        if x0 == x and x1 == x + w and y0 == y and y1 == y + h \
+                and len(buf) == 2 * w * h:
+            self.spi.write(buf)
+        elif x0 == x and x1 == x + w:
             self.spi.write(memoryview(buf)[2 * w * (y0 - y):2 * w * (y1 - y)])
         else:
             src = memoryview(buf)
@@ -339,7 +354,7 @@ class LCD:
                             buf[i + 1] = bl
                         i += 2
         if i:
-            spi.write(self._mv[:i])
+            spi.write(self._head(i))
         self.cs(1)
 
 
