@@ -7,113 +7,18 @@ can: no gyroscope -> joystick and buttons only; no radio -> no wireless.
 import gc
 import sys
 import time
-import board
 
 _ERRORS = (OSError, ValueError, TypeError, IndexError, KeyError,
            AttributeError, MemoryError, ImportError)
 
 
-def _pins(cfg, names):
-    return " ".join("%s=%s" % (n, cfg[n]) for n in names
-                    if cfg.get(n) is not None)
-
-
-def _missing(kind, cfg, bus, pins, err, then):
-    return "%s %s not found (%s %s): %s. %s" % (
-        kind, cfg.get("chip", "?").upper(), bus, _pins(cfg, pins), err, then)
-
-
-def build_lcd():
-    """-> (display, None) or (None, message)."""
-    cfg = board.LCD
-    try:
-        import lcd_base
-        return lcd_base.from_board(cfg), None
-    except _ERRORS as e:
-        return None, _missing("Display", cfg, "SPI%s" % cfg.get("spi"),
-                              ("sck", "mosi", "miso", "cs", "dc", "rst"), e,
-                              "Cannot play without it")
-
-
-def build_tilt(notes):
-    cfg = getattr(board, "GYRO", None)
-    if not cfg:
-        return None
-    try:
-        from machine import I2C, Pin
-        import tilt
-        chip = cfg["chip"]
-        cls = getattr(__import__(chip), chip.upper())
-        i2c = I2C(cfg["i2c"], scl=Pin(cfg["scl"]), sda=Pin(cfg["sda"]),
-                  freq=cfg.get("freq", 400000))
-        gyro = cls(i2c, cfg["addr"])
-        t = tilt.Tilt(gyro, cfg.get("axes", (0, 1)), cfg.get("signs", (1, 1)))
-        t.calibrate()
-        return t
-    except _ERRORS as e:
-        notes.append(_missing("Gyro", cfg, "I2C%s" % cfg.get("i2c"),
-                              ("scl", "sda", "addr"), e,
-                              "Tilt is off: use the joystick and buttons"))
-        return None
-
-
-def make_radio():
-    """The radio driver for board.RADIO (OSError if the chip does not answer)."""
-    from machine import SPI, Pin
-    cfg = board.RADIO
-    chip = cfg["chip"]
-    cls = getattr(__import__(chip), chip.upper())
-    spi = SPI(cfg["spi"], baudrate=cfg.get("baudrate", 4000000),
-              sck=Pin(cfg["sck"]), mosi=Pin(cfg["mosi"]), miso=Pin(cfg["miso"]))
-    irq = cfg.get("irq")
-    return cls(spi, Pin(cfg["cs"], Pin.OUT), Pin(cfg["ce"], Pin.OUT),
-               None if irq is None else Pin(irq, Pin.IN))
-
-
-def check_radio(notes):
-    """-> make_radio if the radio answers, else None (and a note). The driver
-    is unloaded again: its code stays out of the heap until a wireless game."""
-    cfg = getattr(board, "RADIO", None)
-    if not cfg:
-        return None
-    try:
-        r = make_radio()
-        if hasattr(r, "power_down"):
-            r.power_down()
-        return make_radio
-    except _ERRORS as e:
-        notes.append(_missing("Radio", cfg, "SPI%s" % cfg.get("spi"),
-                              ("sck", "mosi", "miso", "cs", "ce"), e,
-                              "Wireless match is off"))
-        return None
-    finally:
-        r = None
-        sys.modules.pop(cfg["chip"], None)
-        gc.collect()
-
-
-def build_app():
-    """The app with every chip that answers, or None without a display."""
-    lcd, err = build_lcd()
-    if lcd is None:
-        print(err)
-        return None
-    notes = []
-    import buttons
-    import controls
-    import app
-    tilt = build_tilt(notes)
-    radio = check_radio(notes)
-    keys = buttons.Buttons(board.BUTTONS)
-    import lcd_base
-    gc.collect()
-    return app.App(lcd, controls.Controls(keys, tilt), lcd_base.FONT_W,
-                   lcd_base.FONT_H, radio, notes)
-
-
 def main():
     while True:
-        a = build_app()
+        import hw_setup
+        a = hw_setup.build_app()
+        sys.modules.pop("hw_setup", None)   # boot code out of the heap
+        hw_setup = None
+        gc.collect()
         if a is None:
             time.sleep_ms(5000)     # try the display again
             continue

@@ -132,6 +132,7 @@ class Rig:
             machine.attach_spi(r["spi"], r["cs"], self.radio, r["chip"])
         self.spi_bytes = 0
         self.bytes_at = {}
+        self.heap_every = 0
 
     def _count(self, rec):
         if rec.get("dev") == self.board.LCD["chip"]:
@@ -173,6 +174,8 @@ class Rig:
         def sleep_ms(ms):
             if rig.done:
                 raise Stop()
+            if rig.heap_every:
+                rig._sample()
             sleep(ms)
             if rig.done:
                 raise Stop()
@@ -190,6 +193,26 @@ class Rig:
 
     def _event(self, ev):
         return lambda: self._do(ev)
+
+    def heap_watch(self, every=1):
+        """Track the live heap (after a collection) at every `every`-th sleep
+        of the firmware, relative to now: `heap_peak` (bytes)."""
+        import gc
+        gc.collect()
+        self.heap_base = gc.mem_alloc()
+        self.heap_peak = 0
+        self.heap_every = every
+        self._sleeps = 0
+
+    def _sample(self):
+        import gc
+        self._sleeps += 1
+        if self._sleeps % self.heap_every:
+            return
+        gc.collect()
+        used = gc.mem_alloc() - self.heap_base
+        if used > self.heap_peak:
+            self.heap_peak = used
 
 
 # ---- planning and reading the screen (CPython side) ---------------------

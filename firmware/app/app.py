@@ -6,13 +6,13 @@
 Every completed move is saved (savegame) before the next input is read.
 """
 import gc
-import gomoku
+import sys
 import savegame
 import settings as S
+from settings import RULES, RULE_NAMES, MODE_NAMES
 from board_view import BoardView, N, ALERT, TEXT, BANNER, BANNER_TEXT, SCREEN
 from controls import PLACE, BACK, MENU
 from tilt import RIGHT, LEFT, UP, DOWN
-from menu import Menu, RULES, RULE_NAMES, MODE_NAMES
 
 _STEP = {RIGHT: (1, 0), LEFT: (-1, 0), UP: (0, -1), DOWN: (0, 1)}
 _DIRS = ((1, 0), (0, 1), (1, 1), (1, -1))
@@ -21,6 +21,22 @@ _PAUSE_ITEMS = ("Resume", "Undo", "New game", "Main menu")
 # what a game ends with
 _TO_MENU = 0
 _REMATCH = 1
+
+# On MicroPython the modules of one phase (menu; engine and AI; radio) are
+# unloaded when it ends, so the heap holds only the code in use.
+_UNLOAD = sys.implementation.name == "micropython"
+
+
+def _phase():
+    return set(sys.modules) if _UNLOAD else None
+
+
+def _end_phase(before):
+    if before is not None:
+        for name in list(sys.modules):
+            if name not in before:
+                del sys.modules[name]
+    gc.collect()
 
 
 def ai_levels():
@@ -90,7 +106,7 @@ class App:
         self.notes = list(notes)
         self.view = BoardView(lcd, font_w, font_h)
         self.settings = S.Settings()
-        self.levels = ai_levels()
+        self.levels = None
         self.moves = bytearray(N * N)
         self.n = 0
         self.game = None
@@ -101,8 +117,6 @@ class App:
         self.cursor = 7 * N + 7
         self._five = bytearray(9)
         self._ai = None
-        self.menu = Menu(lcd, controls, font_w, font_h, self.levels,
-                         radio is not None)
 
     # ---- boot ----------------------------------------------------------
     def run(self):
@@ -117,8 +131,7 @@ class App:
             resume = saved
         while True:
             if resume is None:
-                v = self.menu.run(self.settings.values)
-                self.settings.save()
+                v = self.run_menu()
                 self.rule = v[S.RULE]
                 self.mode = v[S.MODE]
                 self.level = v[S.LEVEL]
@@ -126,11 +139,27 @@ class App:
                     self.human = 1 if v[S.BLACK] == S.BLACK_HUMAN else 2
                 else:
                     self.human = 0
+            before = _phase()
             if self.mode == S.MODE_RADIO:
                 self.play_radio()
             else:
                 self.play(resume)
+            self.game = None
+            _end_phase(before)
             resume = None
+
+    def run_menu(self):
+        before = _phase()
+        if self.levels is None:
+            self.levels = ai_levels()
+        from menu import Menu
+        m = Menu(self.lcd, self.controls, self.fw, self.fh, self.levels,
+                 bool(self.radio))
+        v = m.run(self.settings.values)
+        self.settings.save()
+        m = None
+        _end_phase(before)
+        return v
 
     def screen_lines(self, lines, colour=TEXT):
         lcd = self.lcd
@@ -184,6 +213,9 @@ class App:
         """Fresh game, or the saved one replayed; False if it cannot be."""
         self.game = None
         gc.collect()
+        import gomoku
+        if self.levels is None:
+            self.levels = ai_levels()
         if resume is not None:
             self.rule = resume.rule
             self.mode = resume.mode
@@ -268,7 +300,7 @@ class App:
             self.apply(i)
         except ValueError as e:
             msg = str(e)
-            if self.game.rule == gomoku.RENJU and self.game.turn == 1 and \
+            if self.game.rule == S.RENJU and self.game.turn == 1 and \
                     self.game.forbidden(i % N, i // N):
                 msg = "Forbidden: " + msg
             self.say(msg[:1].upper() + msg[1:], ALERT)

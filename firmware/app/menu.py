@@ -9,9 +9,7 @@ from textline import TextLine
 from board_view import SCREEN, TEXT, BANNER, BANNER_TEXT, CURSOR, rgb
 import settings as S
 
-RULES = (0, 1, 4)       # gomoku.FREESTYLE, STANDARD, RENJU
-RULE_NAMES = ("Freestyle", "Exactly five", "Renju")
-MODE_NAMES = ("vs AI", "2 players", "Wireless")
+from settings import RULES, RULE_NAMES, MODE_NAMES
 _DIM = rgb(120, 120, 130)
 
 _MODE, _LEVEL, _RULE, _BLACK, _START = 0, 1, 2, 3, 4

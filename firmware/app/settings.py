@@ -15,6 +15,11 @@ COUNT = 4
 MODE_AI = 0
 MODE_LOCAL = 1
 MODE_RADIO = 2
+RULES = (0, 1, 4)       # gomoku.FREESTYLE, STANDARD, RENJU
+RULE_NAMES = ("Freestyle", "Exactly five", "Renju")
+MODE_NAMES = ("vs AI", "2 players", "Wireless")
+RENJU = 4
+
 BLACK_HUMAN = 0     # vs AI: the player takes black; otherwise the AI does
 BLACK_AI = 1
 

