@@ -3,6 +3,7 @@
     python -m host_sim [--board sim] [--window | --terminal | --headless]
                        [--script FILE] [--until MS] [--shots DIR]
                        [--trace FILE] [--flash DIR] [--scale N]
+                       [--udp PORT --peer PORT ...]
 
 With no front end named: a pygame window when a display is there, else the
 terminal view, else (no terminal either) headless. Headless runs play the
@@ -51,6 +52,12 @@ def parse(argv):
                    help="the device's flash (save files); default "
                         "build/flash-<board>")
     p.add_argument("--scale", type=int, default=2, help="window zoom")
+    p.add_argument("--udp", type=int, metavar="PORT",
+                   help="radio: share the air with other simulators over "
+                        "UDP on 127.0.0.1, listening on PORT")
+    p.add_argument("--peer", type=int, action="append", default=[],
+                   metavar="PORT", help="radio: another simulator's --udp "
+                                        "port (repeatable)")
     return p.parse_args(argv)
 
 
@@ -89,7 +96,13 @@ def main(argv=None):
     flash = args.flash or os.path.join(ROOT, "build", "flash-" + board.NAME)
     shots = os.path.abspath(args.shots or ".")
     os.makedirs(shots, exist_ok=True)
-    dev = device.Device(board, os.path.abspath(flash))
+    medium = None
+    if args.udp is not None:
+        from host_sim import radio_medium
+        medium = radio_medium.UdpMedium(args.udp, args.peer)
+    elif args.peer:
+        raise SystemExit("--peer needs --udp PORT")
+    dev = device.Device(board, os.path.abspath(flash), medium=medium)
     if args.trace:
         dev.trace_to(os.path.abspath(args.trace))
     try:
@@ -113,6 +126,8 @@ def main(argv=None):
             view.run(script)
     except KeyboardInterrupt:
         pass
+    except device.ScriptError as e:
+        raise SystemExit("script: %s" % e)
     finally:
         dev.close()
     for e in (dev.lcd.errors if dev.lcd else [])[:5]:

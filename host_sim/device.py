@@ -137,6 +137,8 @@ class Device:
         self.radio = None
         cfg = getattr(board_module, "RADIO", None)
         if cfg and radio:
+            if hasattr(medium, "install_hook"):
+                medium.install_hook()   # the clock was just reset
             if medium is None:
                 from host_sim import radio_medium
                 medium = radio_medium.Medium()

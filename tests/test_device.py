@@ -209,3 +209,31 @@ def test_window_front_end_with_sdl_dummy(tmp_path, monkeypatch):
         assert dev._done
     finally:
         pygame.quit()
+
+
+def test_cli_headless_script_shots_and_trace(tmp_path):
+    import subprocess
+    import sys
+    script = tmp_path / "s.txt"
+    script.write_text("at 1200\nshot menu.png\ntap place\nwait 500\n"
+                      "shot board.png\n")
+    cmd = [sys.executable, "-m", "host_sim", "--headless", "--board", "sim",
+           "--script", str(script), "--shots", str(tmp_path / "shots"),
+           "--trace", str(tmp_path / "t.jsonl"), "--flash",
+           str(tmp_path / "flash")]
+    out = subprocess.run(cmd, cwd=str(host_sim.ROOT), capture_output=True,
+                         text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert "2 screenshot(s)" in out.stdout
+    assert (tmp_path / "shots" / "menu.png").exists()
+    assert (tmp_path / "shots" / "board.png").exists()
+    first = json.loads((tmp_path / "t.jsonl").read_text().splitlines()[0])
+    assert first["dev"] == "st7789"
+    script.write_text("at 10\npress nosuchkey\n")
+    out = subprocess.run(cmd, cwd=str(host_sim.ROOT), capture_output=True,
+                         text=True, timeout=120)
+    assert out.returncode != 0 and "no button named 'nosuchkey'" in out.stderr
+    out = subprocess.run(cmd[:4] + ["--board", "nope", "--until", "5"],
+                         cwd=str(host_sim.ROOT), capture_output=True,
+                         text=True, timeout=120)
+    assert out.returncode != 0 and "no board 'nope'" in out.stderr
