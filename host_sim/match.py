@@ -118,7 +118,11 @@ def choose_move(g, rng):
         if cells:
             return rng.choice(cells)
     i = ai.best_move(g, 1)
-    return i % 15, i // 15
+    if 0 <= i < 225 and g.stone(i % 15, i // 15) == 0:
+        return i % 15, i // 15
+    for i in range(112, 337):           # from the centre on
+        if g.stone(i % 225 % 15, i % 225 // 15) == 0:
+            return i % 225 % 15, i % 225 // 15
 
 
 class MatchRun:

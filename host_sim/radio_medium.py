@@ -11,7 +11,9 @@ packet and per receiver from the medium's own seeded generator:
 - loss: the packet (or the ACK) never arrives;
 - dup: a second copy arrives later (up to reorder_us);
 - reorder: the packet is held back up to reorder_us, so later ones overtake;
-- delay_us: every packet arrives this much later.
+- delay_us: every packet arrives this much later;
+- drop: a function (frame, receiver) -> bool replacing `loss` (scripted
+  loss patterns in tests).
 Two packets overlapping on one channel destroy each other (a collision).
 `inject(...)` is a third transmitter: any bytes to any address.
 `listeners` get every frame put on air (a sniffer, for replay attacks).
@@ -60,6 +62,7 @@ class Medium:
         self.reorder_us = reorder_us
         self.rng = Rng(seed)
         self.listeners = []
+        self.drop = None        # fn(frame, receiver) -> True: lose it
         self.enabled = True
         self._air = []          # recent frames, for collisions
         self.stats = {"frames": 0, "acks": 0, "lost": 0, "duplicated": 0,
@@ -101,8 +104,13 @@ class Medium:
             if r is not sender:
                 self._schedule(f, r)
 
+    def _lose(self, f, r):
+        if self.drop is not None:
+            return self.drop(f, r)
+        return self.rng.chance(self.loss)
+
     def _schedule(self, f, r):
-        if self.rng.chance(self.loss):
+        if self._lose(f, r):
             self.stats["lost"] += 1
             return
         extra = self.delay_us
@@ -140,7 +148,7 @@ class Medium:
         sender = g.sender
         if sender is None or not hasattr(sender, "ack_in"):
             return
-        if self.rng.chance(self.loss):
+        if self._lose(ack, sender):
             self.stats["lost"] += 1
             return
         orig = getattr(g, "copy_of", g)

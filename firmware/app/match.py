@@ -241,6 +241,7 @@ class Match:
             m.game.play(mv % 15, mv // 15)
             m._record(mv)
         m._paired(RESYNCING)
+        m._find_peer_move()
         m.events = []
         return m
 
@@ -289,6 +290,13 @@ class Match:
         self.count += 1
         self._hash = L.crc16(self.moves, self.count, self._hash, self.count - 1)
 
+    def _find_peer_move(self):
+        i = self.count - 1
+        if i >= 0 and (1 if i % 2 == 0 else 2) == self.my_colour:
+            i -= 1
+        mv = self.moves[i] if i >= 0 else -1
+        self.last_peer_move = None if mv < 0 else (mv % 15, mv // 15)
+
     def hash_at(self, k):
         return L.crc16(self.moves, k)
 
@@ -297,6 +305,7 @@ class Match:
             self.game.undo()
             self.count -= 1
         self._hash = self.hash_at(k)
+        self._find_peer_move()
 
     def _new_game(self, g):
         self.game_no = g & 0xFF
@@ -570,10 +579,7 @@ class Match:
             return
         if self.count > before:
             st["resyncs"] += 1
-            last = self.count - 1
-            if (1 if last % 2 == 0 else 2) != self.my_colour:
-                mv = self.moves[last]
-                self.last_peer_move = (mv % 15, mv // 15)
+            self._find_peer_move()
             self.events.append(EV_SYNCED)
             self._reply_status(now)
 

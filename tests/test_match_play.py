@@ -1,0 +1,223 @@
+"""Two handhelds play over the simulated radio: pairing, moves, faults,
+resets, rematch, resync. Instances run side by side (tests/multitest.py)."""
+import time
+
+import pytest
+from hypothesis import given, settings, strategies as st, HealthCheck
+
+import multitest
+import match_players
+import host_sim.match as H
+import match as M
+import link as L
+
+
+def test_pairing_moves_rematch_and_goodbye():
+    log = {}
+
+    def instance0(node):
+        m = M.Match(node.radio, host=True, rule=0, host_colour=2, seed=11,
+                    now_ms=time.ticks_ms())
+        assert m.state == M.WAITING and m.code is None and not m.my_turn()
+        while m.poll(time.ticks_ms()) != M.EV_PAIRED:
+            yield 10
+        log["host"] = (m.code, m.my_colour, m.state)
+        # the joiner (black) opens; the host answers on the next column
+        for k in range(4):
+            while m.poll(time.ticks_ms()) != M.EV_MOVE:
+                yield 5
+            x, y = m.last_peer_move
+            assert m.send_move(x, y + 1)
+            assert not m.send_move(x, y + 2)      # not our turn any more
+        while m.poll(time.ticks_ms()) != M.EV_MOVE:
+            yield 5
+        assert m.game.winner == 1                  # black: five in a row
+        log["host_end"] = bytes(m.moves[:m.count])
+        while m.poll(time.ticks_ms()) != M.EV_REMATCH_ASKED:
+            yield 5
+        assert m.rematch()
+        while m.game.moves:                        # a fresh board
+            m.poll(time.ticks_ms())
+            yield 5
+        log["host_rematch"] = (m.game_no, m.my_colour)
+        while m.poll(time.ticks_ms()) != M.EV_PEER_LEFT:
+            yield 5
+        log["host_state"] = m.state
+
+    def instance1(node):
+        yield 30
+        m = M.Match(node.radio, host=False, seed=12, now_ms=time.ticks_ms())
+        while m.poll(time.ticks_ms()) != M.EV_PAIRED:
+            yield 10
+        log["joiner"] = (m.code, m.my_colour, m.state)
+        assert m.rule == 0 and m.my_turn()
+        for k in range(5):
+            while not m.my_turn():
+                m.poll(time.ticks_ms())
+                yield 5
+            before = (m.count, m.game.turn, len(m.link.queue))
+            with pytest.raises(ValueError):
+                m.send_move(99, 0)                 # off the board
+            if k:
+                with pytest.raises(ValueError):
+                    m.send_move(3, 7)              # occupied
+            assert (m.count, m.game.turn, len(m.link.queue)) == before
+            assert m.send_move(3 + k, 7)
+        while m.count < 9:
+            m.poll(time.ticks_ms())
+            yield 5
+        assert m.game.winner == 1
+        log["joiner_end"] = bytes(m.moves[:m.count])
+        assert m.rematch() and m.rematch_wanted
+        while m.poll(time.ticks_ms()) != M.EV_NEW_GAME:
+            yield 5
+        log["joiner_rematch"] = (m.game_no, m.my_colour)
+        yield 200
+        m.close()
+        assert m.state == M.CLOSED
+
+    multitest.run(instance0, instance1, seed=4)
+    code = log["host"][0]
+    assert len(code) == 4 and code.isdigit()
+    assert log["host"] == (code, 2, M.PAIRED)
+    assert log["joiner"] == (code, 1, M.PAIRED)
+    assert log["host_end"] == log["joiner_end"]
+    assert len(log["host_end"]) == 9
+    assert log["host_rematch"] == (1, 1) and log["joiner_rematch"] == (1, 2)
+    assert log["host_state"] == M.CLOSED
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_games_survive_loss_dup_reorder_resets_injection(seed):
+    r = H.MatchRun(games=2, loss=0.3, dup=0.1, reorder=0.2, reset_every=5,
+                   inject=0.05, seed=seed)
+    s = r.run()
+    assert s["finished"] and s["games"] == 2
+    assert s["divergences"] == 0 and s["winners_agree"]
+    assert s["resets"] >= 2 and s["moves"] >= 18
+    assert s["retransmissions"] > 0 and s["radio_retransmissions"] > 0
+    assert s["foreign_rejected"] + s["malformed_rejected"] > 0
+    # every move the players made is on both boards once, in order
+    for g in (0, 1):
+        a = r.seen[0][g][0]
+        assert a == r.seen[1][g][0]
+        assert list(a) == [r.made[(g, k)] for k in range(len(a))]
+
+
+@settings(max_examples=6, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.booleans(), min_size=1, max_size=64), st.integers(1, 50))
+def test_any_loss_pattern_ends_in_one_agreed_game(pattern, seed):
+    """Packets are lost by a repeating pattern (both ways, ACKs too)."""
+    medium = H.make_medium(seed=seed)
+    n = [0]
+
+    def drop(frame, receiver):
+        n[0] += 1
+        return pattern[n[0] % len(pattern)] and n[0] % 7 != 0
+    medium.drop = drop
+
+    def i0(node):
+        return (yield from match_players.player(node, True, seed))
+
+    def i1(node):
+        return (yield from match_players.player(node, False, seed))
+    a, b = multitest.run(i0, i1, medium=medium, limit_ms=900000)
+    assert a["moves"] == b["moves"] and a["winner"] == b["winner"] != 0
+    assert a["code"] == b["code"] and {a["colour"], b["colour"]} == {1, 2}
+    assert M.EV_PAIRED in a["events"] and M.EV_PAIRED in b["events"]
+
+
+def _paired_pair(seed=5):
+    """Two matches paired on one medium, stepped by hand."""
+    medium = H.make_medium(seed=seed)
+    na, nb = H.Node(0, medium), H.Node(1, medium)
+    a = M.Match(na.radio, host=True, seed=seed, now_ms=time.ticks_ms())
+    b = M.Match(nb.radio, host=False, seed=seed + 1, now_ms=time.ticks_ms())
+    step(a, b, lambda: a.code and b.code and b.state == M.PAIRED)
+    return medium, na, nb, a, b
+
+
+def step(a, b, cond, limit=3000):
+    for _ in range(limit):
+        a.poll(time.ticks_ms())
+        b.poll(time.ticks_ms())
+        if cond():
+            return
+        time.sleep_ms(5)
+    raise AssertionError("condition not reached")
+
+
+def test_restore_resyncs_the_device_behind():
+    medium, na, nb, a, b = _paired_pair()
+    assert a.my_colour == 1
+    snap = None
+    for k in range(6):
+        mover, other = (a, b) if k % 2 == 0 else (b, a)
+        assert mover.send_move(k, 0 if mover is a else 1)
+        step(a, b, lambda: other.count == k + 1)
+        if k == 2:
+            snap = b.snapshot()                  # b's save three moves ago
+    # b loses power and boots from the old save
+    nb.boot(power_loss=True)
+    b2 = M.Match.restore(nb.radio, snap, seed=99, now_ms=time.ticks_ms())
+    assert b2.state == M.RESYNCING and b2.count == 3 and not b2.my_turn()
+    assert b2.code == a.code and b2.my_colour == 2
+    step(a, b2, lambda: b2.state == M.PAIRED)
+    assert bytes(b2.moves[:b2.count]) == bytes(a.moves[:a.count])
+    assert b2.count == 6 and b2.stats["resyncs"] >= 1
+    assert b2.last_peer_move == (4, 0)
+    # and play goes on
+    assert b2.game.turn == 1 and a.my_turn() and a.send_move(7, 7)
+    step(a, b2, lambda: b2.count == 7)
+
+
+def test_diverged_lists_are_repaired_to_the_hosts():
+    medium, na, nb, a, b = _paired_pair(seed=8)
+    for k in range(4):
+        mover = a if k % 2 == 0 else b
+        assert mover.send_move(k, 5)
+        step(a, b, lambda: a.count == b.count == k + 1)
+    # a corrupted save: same session, a different history of the same length
+    bad = M.Match.restore(nb.radio, b.snapshot(), seed=3)
+    bad._truncate(2)
+    bad.game.play(9, 9)
+    bad._record(9 * 15 + 9)
+    bad.game.play(10, 10)
+    bad._record(10 * 15 + 10)
+    blob = bad.snapshot()
+    nb.boot()
+    b2 = M.Match.restore(nb.radio, blob, seed=4, now_ms=time.ticks_ms())
+    step(a, b2, lambda: b2.state == M.PAIRED and b2.count == 4)
+    assert bytes(b2.moves[:4]) == bytes(a.moves[:4])
+    assert b2.game.stone(9, 9) == 0 and b2.game.stone(3, 5) == 2
+    assert b2.stats["divergences"] + a.stats["divergences"] >= 1
+
+
+def test_snapshot_rejects_corruption():
+    medium, na, nb, a, b = _paired_pair()
+    assert a.send_move(7, 7)
+    blob = bytearray(a.snapshot())
+    for bad in (b"", b"XXXX" + blob[4:], blob[:-1], blob[:10]):
+        with pytest.raises(ValueError):
+            M.Match.restore(na.radio, bytes(bad))
+    flipped = bytearray(blob)
+    flipped[-3] ^= 1
+    with pytest.raises(ValueError):
+        M.Match.restore(na.radio, bytes(flipped))
+    with pytest.raises(ValueError):
+        M.Match(na.radio, host=True, rule=3)
+    fresh = M.Match(na.radio, host=True, seed=1)
+    with pytest.raises(ValueError):
+        fresh.snapshot()                         # nothing to save yet
+
+
+def test_peer_lost_and_back():
+    medium, na, nb, a, b = _paired_pair()
+    medium.enabled = False                        # out of range
+    step(a, b, lambda: a.state == M.LOST and b.state == M.LOST)
+    assert a.my_turn()                            # a may still move...
+    assert a.send_move(7, 7)
+    medium.enabled = True
+    step(a, b, lambda: b.count == 1 and a.state == b.state == M.PAIRED)
+    assert b.last_peer_move == (7, 7)
