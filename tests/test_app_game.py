@@ -12,7 +12,7 @@ import app_script  # noqa: E402
 import board_sim  # noqa: E402
 import board_view as bv  # noqa: E402
 import gomoku  # noqa: E402
-from app_script import (Script, layout, plan_lost_game, plan_vs_ai,  # noqa: E402
+from app_script import (Script, layout, plan_lost_game,  # noqa: E402
                         run_device, stone_point)
 
 VIEW = layout(board_sim)
@@ -211,7 +211,7 @@ def test_renju_forbidden_point_refused_with_reason(flash):
 
 
 def test_reset_mid_game_then_resume(flash):
-    moves, _ = plan_vs_ai(gomoku.FREESTYLE, 1, 1, limit=8)
+    moves, _ = plan_lost_game(gomoku.FREESTYLE, 1, 1, limit=8)
     s = Script()
     s.tap("place")
     s.wait(300)
@@ -234,7 +234,7 @@ def test_reset_mid_game_then_resume(flash):
 
 
 def test_declining_resume_goes_to_menu_and_new_game_replaces_save(flash):
-    moves, _ = plan_vs_ai(gomoku.FREESTYLE, 1, 1, limit=2)
+    moves, _ = plan_lost_game(gomoku.FREESTYLE, 1, 1, limit=2)
     s = Script()
     s.tap("place")
     s.wait(300)
@@ -242,6 +242,7 @@ def test_declining_resume_goes_to_menu_and_new_game_replaces_save(flash):
     s.wait(300)
     s.reset()
     s.wait(1500)
+    s.cursor = 7 * 15 + 7   # a fresh boot puts the cursor in the centre
     s.tap("back")           # no thanks
     s.wait(200)
     s.tap("place")          # menu: Start

@@ -14,7 +14,7 @@ import board_view as bv  # noqa: E402
 import gomoku  # noqa: E402
 import savegame  # noqa: E402
 import settings  # noqa: E402
-from app_script import Rig, Script, layout, plan_vs_ai, stone_point  # noqa: E402
+from app_script import Rig, Script, layout, plan_lost_game, stone_point  # noqa: E402
 
 VIEW = layout(board_sim)
 
@@ -171,7 +171,7 @@ def test_boot_with_a_bad_save_reports_it_and_plays(flash, content):
 
 
 def test_power_cut_between_write_and_rename_in_play(flash, monkeypatch):
-    moves, _ = plan_vs_ai(0, 1, 1, limit=8)
+    moves, _ = plan_lost_game(0, 1, 1, limit=8)
     renames = []
     real = os.rename
 
