@@ -56,7 +56,7 @@ def layout(names, lcd_w, lcd_h, scale, margin=16):
         col, row = i % 2, i // 2
         rects[name] = (right - (2 - col) * (kw + 6), top + row * (size + 8),
                        kw, size)
-    height = top + 3 * (size + 4) + margin
+    height = top + 3 * (size + 4) + margin + 40      # and two status lines
     width = max(screen[0] + screen[2] + margin, 3 * (size + 4) + 2 * (kw + 6)
                 + 3 * margin)
     return screen, rects, (width, height)
@@ -69,7 +69,8 @@ class WindowView:
         self.device = device
         self.scale = scale
         self.shots_dir = shots_dir
-        pygame.init()
+        pygame.display.init()     # no audio: nothing to play, no ALSA noise
+        pygame.font.init()
         lcd = device.lcd
         self.screen_rect, self.rects, size = layout(
             device.buttons.pins, lcd.width, lcd.height, scale)
@@ -82,7 +83,7 @@ class WindowView:
         self.drag = None
         self._last = 0.0
         self._shot = 0
-        self.message = "arrows/drag tilt, Enter place, Bksp back, M menu, P PNG"
+        self.message = "arrows/drag: tilt  Enter: place  Bksp: back  M: menu  P: PNG"
         self._keymap = {
             pygame.K_RETURN: "place", pygame.K_KP_ENTER: "place",
             pygame.K_SPACE: "place", pygame.K_BACKSPACE: "back",
@@ -185,17 +186,20 @@ class WindowView:
             pg.draw.rect(self.win, _KEYCAP_DOWN if down else _KEYCAP,
                          (bx, by, bw, bh), border_radius=8)
             label, hint = _BUTTON_TEXT.get(name, (name, ""))
-            t = self.font.render(label, True, _LABEL)
+            ink = (20, 20, 30) if down else _LABEL
+            t = self.font.render(label, True, ink)
             self.win.blit(t, (bx + (bw - t.get_width()) // 2, by + 6))
-            t = self.font.render(hint, True, (170, 170, 180))
+            t = self.font.render(hint, True, (60, 60, 80) if down
+                                 else (170, 170, 180))
             self.win.blit(t, (bx + (bw - t.get_width()) // 2, by + bh - 18))
         if self.hand is not None:
             r, f = self.hand.angle
             tilt = "tilt right %+.0f\u00b0 forward %+.0f\u00b0" % (r, f)
         else:
             tilt = "no gyroscope"
-        t = self.font.render(tilt + "   " + self.message, True, _LABEL)
-        self.win.blit(t, (x, self.win.get_height() - 20))
+        for k, line in enumerate((tilt, self.message)):
+            t = self.font.render(line, True, _LABEL)
+            self.win.blit(t, (x, self.win.get_height() - 42 + 20 * k))
         pg.display.flip()
 
     def _hook(self, now_us):
