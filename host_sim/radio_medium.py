@@ -257,6 +257,7 @@ class UdpMedium(Medium):
                 self._serve(msg, src)
 
     def _serve(self, msg, src):
+        import json
         now = sim_clock.now_us()
         f = Frame(msg["ch"], msg["rate"], bytes.fromhex(msg["addr"]),
                   bytes.fromhex(msg["p"]), msg["pid"], msg["noack"], msg["dpl"],

@@ -73,7 +73,8 @@ def run_udp(module_path, timeout=120):
     procs = []
     for i, (me, peer) in enumerate(((p0, p1), (p1, p0))):
         procs.append(subprocess.Popen(
-            [sys.executable, os.path.abspath(__file__), str(module_path),
+            [sys.executable, os.path.abspath(__file__),
+             os.path.abspath(str(module_path)),
              str(i), str(me), str(peer)],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
             cwd=ROOT))
