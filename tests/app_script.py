@@ -166,6 +166,8 @@ class Rig:
         """
         for ev in events:
             sim_clock.call_at(ev[0] * 1000, self._event(ev))
+        if self.heap_every:
+            self.heap_watch(self.heap_every)    # the schedule is not firmware
         sys.modules["board"] = self.board
         import time
         sleep = time.sleep_ms

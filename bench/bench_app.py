@@ -1,0 +1,139 @@
+"""The app's budgets: heap on the MicroPython unix port during a full game,
+SPI bytes per cursor step and per placed stone, press-to-stone time.
+
+Heap: the firmware compiled to .mpy (as a board gets it), a whole game
+against the AI on the unix port with host_sim's chip models; the live heap
+(after a collection, at every sleep of the firmware) minus what the models
+and the script held before boot.
+"""
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT / "tests"), str(ROOT)]
+import conftest  # noqa: E402,F401
+import host_sim  # noqa: E402
+
+host_sim.install()
+import sim_clock  # noqa: E402
+import upy  # noqa: E402
+import board_sim  # noqa: E402
+import board_view as bv  # noqa: E402
+from app_script import Rig, Script, layout, plan_lost_game, stone_point  # noqa: E402
+from test_app_upy import compile_firmware  # noqa: E402
+
+VIEW = layout(board_sim)
+SPI_HZ = board_sim.LCD["baudrate"]
+
+HEAP_RUN = """
+import gc, json, os, sys
+os.chdir(%r)
+import app_script, board_sim
+rig = app_script.Rig(board_sim)
+with open("events.json") as f:
+    events = json.load(f)
+rig.heap_watch(1)
+before = set(sys.modules)
+r = rig.run(events)
+base = rig.heap_base
+peak = rig.heap_peak
+sys.modules["board"] = board_sim
+rig = events = None
+for m in list(sys.modules):
+    if m not in before:
+        del sys.modules[m]
+gc.collect()
+a = gc.mem_alloc()
+for m in ("app", "buttons", "st7789", "l3g4200d", "gomoku", "ai"):
+    __import__(m)
+gc.collect()
+print(json.dumps({"r": r, "peak": peak, "code": gc.mem_alloc() - a}))
+"""
+
+
+def heap():
+    moves, g = plan_lost_game(0, 1, 1)
+    s = Script()
+    s.tap("place")
+    s.wait(300)
+    for k in range(0, len(moves), 2):
+        s.place(moves[k], how="tilt" if k % 8 == 0 else "joy")
+        s.wait(250)
+    s.wait(300)
+    s.tap("place")          # rematch
+    s.wait(300)
+    s.place(3 * 15 + 3)
+    s.wait(300)
+    with tempfile.TemporaryDirectory() as d:
+        d = Path(d)
+        (d / "events.json").write_text(json.dumps(s.end()))
+        lib = compile_firmware(d / "lib")
+        out = upy.run(HEAP_RUN % str(d), heapsize="1024k", shims=True,
+                      extra_path=[ROOT / "tests", ROOT / "host_sim" / "chips",
+                                  lib])
+    res = json.loads(out.strip().splitlines()[-1])
+    assert res["r"] == "end", res
+    peak, code = res["peak"], res["code"]
+    print("app heap on the unix port, full game vs AI (%d moves) + rematch: "
+          "peak %.1f KB total (budget: <= 64 KB)" % (len(moves), peak / 1024))
+    print("app heap: loaded code %.1f KB, working set beyond it %.1f KB"
+          % (code / 1024, (peak - code) / 1024))
+
+
+def spi_and_latency():
+    with tempfile.TemporaryDirectory() as d:
+        old = os.getcwd()
+        os.chdir(d)
+        try:
+            rig = Rig(board_sim)
+            s = Script()
+            s.tap("menu")       # two players: no AI reply in the figures
+            s.tap("place")
+            s.tap("menu")
+            s.tap("menu")
+            s.tap("place")
+            s.wait(500)
+            s.snap("c0", [])
+            s.tap("right", 60, 300)
+            s.snap("c1", [])
+            s.tap("down", 60, 300)
+            s.snap("c2", [])
+            s.tap("place", 80, 400)     # black at (8, 8)
+            s.snap("p1", [])
+            s.tap("right", 60, 300)
+            s.snap("c3", [])
+            press_at = s.t
+            s.tap("place", 80, 400)     # white at (9, 8)
+            s.snap("p2", [])
+            target = stone_point(VIEW, 8 * 15 + 9)
+            seen = []
+
+            def watch(now_us):
+                if not seen and now_us >= press_at * 1000 and \
+                        rig.lcd.pixel(*target) == bv.WHITE:
+                    seen.append(now_us)
+            sim_clock.add_hook(watch)
+            rig.count_spi()
+            assert rig.run(s.end()) == "end"
+        finally:
+            os.chdir(old)
+    b = rig.bytes_at
+    step = max(b["c1"] - b["c0"], b["c2"] - b["c1"], b["c3"] - b["p1"])
+    stone = max(b["p1"] - b["c2"], b["p2"] - b["c3"])
+    print("SPI bytes per cursor step: %d (budget: <= 2048)" % step)
+    print("SPI bytes per placed stone (stone, last-move mark, status, "
+          "cursor): %d (budget: <= 2048)" % stone)
+    print("SPI time per placed stone at %d MHz: %.2f ms"
+          % (SPI_HZ // 1000000, stone * 8 * 1000 / SPI_HZ))
+    if seen:
+        print("press to stone on screen (sim clock: debounce, poll, engine "
+              "bookkeeping on the virtual clock, SPI at %d MHz): %.1f ms"
+              % (SPI_HZ // 1000000, (seen[0] - press_at * 1000) / 1000))
+
+
+if __name__ == "__main__":
+    spi_and_latency()
+    heap()
