@@ -149,11 +149,27 @@ def build(board, out_root=BUILD, opt=OPT, march=None):
         march = None
     modules = firmware_modules()
 
-    out = Path(out_root) / board
+    # Build beside the old output and swap at the end: a failed build
+    # leaves the last good one in place.
+    final = Path(out_root) / board
+    out = Path(out_root) / (board + ".partial")
     if out.exists():
         shutil.rmtree(out)
     lib = out / "lib"
     lib.mkdir(parents=True)
+    try:
+        report = _build_into(out, board, port, board_file, modules, opt, march)
+    except BaseException:
+        shutil.rmtree(out, ignore_errors=True)
+        raise
+    if final.exists():
+        shutil.rmtree(final)
+    out.rename(final)
+    return report
+
+
+def _build_into(out, board, port, board_file, modules, opt, march):
+    lib = out / "lib"
 
     rows = []
     for name, layer, src in modules + [("board", "board", board_file)]:

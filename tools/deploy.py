@@ -17,6 +17,7 @@ mpremote session:
 shortcut such as a0 (/dev/ttyACM0) or u0 (/dev/ttyUSB0).
 """
 import argparse
+import json
 import shlex
 import subprocess
 import sys
@@ -28,16 +29,16 @@ BUILD = ROOT / "build"
 # Runs on the board (MicroPython). Deletes only the files named in _M.
 _PREPARE = """\
 import os
-_M = %r
+_M = %s
 try:
-    os.mkdir('/lib')
+    os.mkdir("/lib")
 except OSError:
     pass
 for _m in _M:
-    for _p in ('/lib/' + _m + '.py', '/' + _m + '.py', '/' + _m + '.mpy'):
+    for _p in ("/lib/" + _m + ".py", "/" + _m + ".py", "/" + _m + ".mpy"):
         try:
             os.remove(_p)
-            print('removed stale', _p)
+            print("removed stale", _p)
         except OSError:
             pass
 """
@@ -52,8 +53,12 @@ def mpremote():
     return str(exe) if exe.exists() else "mpremote"
 
 
-def deploy_command(board, port, build_root=BUILD):
-    """The mpremote argv that deploys build_root/<board> to the device on port."""
+def deploy_command(board, port, build_root=BUILD, soft_reset=True):
+    """The mpremote argv that deploys build_root/<board> to the device on port.
+
+    soft_reset=False adds mpremote's `resume` (no soft reset before the first
+    command): for a MicroPython that exits on Ctrl-D, as the unix port does.
+    """
     out = Path(build_root) / board
     lib = out / "lib"
     main = out / "main.py"
@@ -67,8 +72,8 @@ def deploy_command(board, port, build_root=BUILD):
     if not any(p.name == "board.mpy" for p in mpys):
         raise DeployError("%s has no board.mpy: not a board build" % lib)
     names = [p.stem for p in mpys]
-    cmd = [mpremote(), "connect", port,
-           "exec", _PREPARE % (names,),
+    cmd = [mpremote(), "connect", port] + ([] if soft_reset else ["resume"]) + [
+           "exec", _PREPARE % json.dumps(names),
            "+", "fs", "cp"] + [str(p) for p in mpys] + [":lib/",
            "+", "fs", "cp", str(main), ":main.py",
            "+", "reset"]
@@ -81,11 +86,14 @@ def main(argv=None):
     parser.add_argument("--port", default="auto",
                         help="serial port for mpremote (default: auto)")
     parser.add_argument("--build", default=str(BUILD), help="build root")
+    parser.add_argument("--no-soft-reset", action="store_true",
+                        help="do not soft-reset first (mpremote resume)")
     parser.add_argument("--dry-run", action="store_true",
                         help="print the mpremote command, do not run it")
     args = parser.parse_args(argv)
     try:
-        cmd = deploy_command(args.board, args.port, args.build)
+        cmd = deploy_command(args.board, args.port, args.build,
+                             not args.no_soft_reset)
     except DeployError as e:
         print("deploy: %s" % e, file=sys.stderr)
         return 1

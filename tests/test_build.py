@@ -1,0 +1,210 @@
+"""The board build, freeze manifests and deploy path (tools/build.py,
+manifests/, tools/deploy.py), proven as far as this machine allows: the
+build is deployed with the real mpremote command over a serial link to the
+MicroPython unix port, which then boots main.py from that flash and plays a
+whole game against the AI from the .mpy files."""
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import host_sim
+
+host_sim.install()
+
+import board_view as bv  # noqa: E402
+import built_device  # noqa: E402
+from serial_board import SerialBoard  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tools"))
+import build  # noqa: E402
+import deploy  # noqa: E402
+
+BOARDS = ("pico_lcd13", "esp32_ili9341")
+
+
+def source_modules():
+    names = set()
+    for folder in ("engine", "drivers", "app"):
+        names |= {p.stem for p in (ROOT / "firmware" / folder).glob("*.py")}
+    names |= {p.stem for p in (ROOT / "firmware").glob("*.py")} - {"main"}
+    return names
+
+
+@pytest.mark.parametrize("board", BOARDS)
+def test_build_is_the_flat_device_layout_and_nothing_else(board, tmp_path):
+    report = build.build(board, tmp_path)
+    out = tmp_path / board
+    lib = {p.name for p in (out / "lib").iterdir()}
+    assert lib == {m + ".mpy" for m in source_modules() | {"board"}}
+    assert sorted(p.name for p in out.iterdir()) == ["build.json", "lib", "main.py"]
+    assert (out / "main.py").read_bytes() == (ROOT / "firmware" / "main.py").read_bytes()
+    # nothing from the simulator, tests or tools reaches the device
+    for r in report["modules"]:
+        assert r["source"].startswith("firmware/") or r["module"] == "board", r
+    for p in (out / "lib").iterdir():
+        head = p.read_bytes()[:4]
+        assert head[:2] == b"M\x06", p          # .mpy version 6
+        assert head[2] >> 2 == 0, p             # bytecode only: any arch
+    rows = {r["module"]: r for r in report["modules"]}
+    assert rows["board"]["source"] == "boards/board_%s.py" % board
+    assert report["total_mpy_bytes"] == sum(
+        (out / "lib" / (m + ".mpy")).stat().st_size for m in rows)
+    text = build.format_report(report)
+    assert "lib/gomoku.mpy" in text and "total lib" in text
+
+
+def test_two_modules_with_one_name_are_refused(tmp_path, monkeypatch):
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    (tmp_path / "a" / "util.py").write_text("X = 1\n")
+    (tmp_path / "b" / "util.py").write_text("X = 2\n")
+    monkeypatch.setattr(build, "LAYERS", (("a", tmp_path / "a"),
+                                          ("b", tmp_path / "b")))
+    monkeypatch.setattr(build, "ROOT", tmp_path)
+    with pytest.raises(build.BuildError, match="'util' is used twice"):
+        build.firmware_modules()
+
+
+def test_a_failed_build_keeps_the_last_good_one(tmp_path, monkeypatch):
+    build.build("pico_lcd13", tmp_path)
+    good = sorted(p.name for p in (tmp_path / "pico_lcd13" / "lib").iterdir())
+    broken = tmp_path / "broken"
+    broken.mkdir()
+    (broken / "oops.py").write_text("def f(:\n")
+    monkeypatch.setattr(build, "LAYERS", build.LAYERS + (("app", broken),))
+    with pytest.raises(build.BuildError, match="oops.py"):
+        build.build("pico_lcd13", tmp_path)
+    assert sorted(p.name for p in (tmp_path / "pico_lcd13" / "lib").iterdir()) == good
+    assert not (tmp_path / "pico_lcd13.partial").exists()
+
+
+def test_unknown_board_and_simulator_board_are_refused(tmp_path):
+    for name in ("pico", "sim"):
+        with pytest.raises(build.BuildError, match="esp32_ili9341, pico_lcd13"):
+            build.build(name, tmp_path)
+    assert build.main(["--board", "nope", "--out", str(tmp_path)]) == 1
+
+
+def manifest_modules(manifest):
+    """Run a freeze manifest as MicroPython's tools/manifestfile.py does
+    (relative paths from the manifest's folder); -> {module name: file}."""
+    frozen = {}
+    included = []
+    here = manifest.parent
+
+    def add(path, target):
+        assert path.is_file(), path
+        assert target not in frozen, "frozen twice: " + target
+        frozen[target] = path
+
+    def module(path, base_path=".", opt=None):
+        assert opt == build.OPT
+        add((here / base_path / path).resolve(), path[:-3])
+
+    def freeze(path, script=None, opt=None):
+        assert script is None and opt == build.OPT
+        base = (here / path).resolve()
+        for dirpath, _, files in os.walk(base):
+            for f in files:
+                if f.endswith(".py"):
+                    rel = (Path(dirpath) / f).relative_to(base)
+                    add(Path(dirpath) / f, rel.with_suffix("").as_posix())
+
+    exec(manifest.read_text(), {"include": included.append, "module": module,
+                                "freeze": freeze})
+    assert included == ["$(PORT_DIR)/boards/manifest.py"]
+    return frozen
+
+
+@pytest.mark.parametrize("board", BOARDS)
+def test_manifest_freezes_what_the_build_deploys(board, tmp_path):
+    frozen = manifest_modules(ROOT / "manifests" / board / "manifest.py")
+    build.build(board, tmp_path)
+    built = {p.stem for p in (tmp_path / board / "lib").glob("*.mpy")}
+    assert set(frozen) == built | {"main", "board_" + board}
+    assert frozen["main"] == ROOT / "firmware" / "main.py"
+    # the frozen `board` is the board's config under the name firmware imports
+    ns = {}
+    sys.path.insert(0, str(ROOT / "boards"))
+    try:
+        exec(frozen["board"].read_text(), ns)
+    finally:
+        sys.path.remove(str(ROOT / "boards"))
+    assert ns["NAME"] == board and ns["LCD"]["chip"] in ("st7789", "ili9341")
+
+
+def test_deploy_refuses_a_missing_or_incomplete_build(tmp_path, capsys):
+    assert deploy.main(["--board", "pico_lcd13", "--build", str(tmp_path),
+                        "--dry-run"]) == 1
+    assert "make build BOARD=pico_lcd13" in capsys.readouterr().err
+    (tmp_path / "pico_lcd13" / "lib").mkdir(parents=True)
+    with pytest.raises(deploy.DeployError, match="main.py"):
+        deploy.deploy_command("pico_lcd13", "auto", tmp_path)
+
+
+def check_game(out, board, expected, winner):
+    assert built_device.lines_with(out, "BOARD") == [board]
+    assert built_device.lines_with(out, "RESULT") == ["end"]
+    screen = []
+    for px in built_device.lines_with(out, "END")[0]:
+        screen.append(1 if px == bv.BLACK else 2 if px == bv.WHITE else 0)
+    assert screen == expected
+    if winner:
+        assert built_device.lines_with(out, "BANNER") == [[bv.BANNER]]
+    # every firmware module ran from the flash's .mpy files
+    files = dict(built_device.lines_with(out, "FILES")[0])
+    for name in source_modules() | {"board"}:
+        if name in files:
+            assert files[name].endswith("lib/%s.mpy" % name), (name, files[name])
+    assert files["gomoku"] and files["ai"] and files["app"]
+
+
+def test_deploy_over_serial_then_boot_and_play_pico(tmp_path):
+    """tools/deploy.py's mpremote command, over a serial link to MicroPython,
+    then the flash boots and plays a whole game from the .mpy files."""
+    import board_pico_lcd13
+    build.build("pico_lcd13", tmp_path / "build")
+    flash = tmp_path / "flash"
+    (flash / "lib").mkdir(parents=True)
+    (flash / "lib" / "gomoku.py").write_text("raise ImportError('stale')\n")
+    (flash / "board.py").write_text("NAME = 'stale'\n")
+    (flash / "notes.txt").write_text("the owner's file\n")
+    with SerialBoard(flash) as dev:
+        proc = subprocess.run(
+            [sys.executable, str(ROOT / "tools" / "deploy.py"), "--board",
+             "pico_lcd13", "--build", str(tmp_path / "build"), "--port",
+             dev.url, "--no-soft-reset"],
+            capture_output=True, text=True, timeout=240)
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    built = tmp_path / "build" / "pico_lcd13"
+    for p in (built / "lib").iterdir():
+        assert (flash / "lib" / p.name).read_bytes() == p.read_bytes(), p.name
+    assert (flash / "main.py").read_bytes() == (built / "main.py").read_bytes()
+    assert not (flash / "lib" / "gomoku.py").exists()
+    assert not (flash / "board.py").exists()
+    assert (flash / "notes.txt").read_text() == "the owner's file\n"
+
+    events, expected, winner = built_device.game_script(board_pico_lcd13, "joy")
+    built_device.write_events(tmp_path / "script.json", events)
+    out = built_device.run_on_flash(
+        flash, built_device.PLAY % str(tmp_path / "script.json"))
+    check_game(out, "pico_lcd13", expected, winner)
+
+
+def test_esp32_build_boots_and_plays_by_tilt_alone(tmp_path):
+    """The ESP32 board has three buttons and no joystick: the whole game is
+    played by tilting the MPU6050, from the esp32 build's .mpy files."""
+    import board_esp32_ili9341
+    build.build("esp32_ili9341", tmp_path / "build")
+    flash = tmp_path / "flash"
+    built_device.flash_from_build(tmp_path / "build" / "esp32_ili9341", flash)
+    events, expected, winner = built_device.game_script(board_esp32_ili9341,
+                                                        "tilt")
+    built_device.write_events(tmp_path / "script.json", events)
+    out = built_device.run_on_flash(
+        flash, built_device.PLAY % str(tmp_path / "script.json"))
+    check_game(out, "esp32_ili9341", expected, winner)
