@@ -174,23 +174,31 @@ class MicroBit:
             self._pump(0.002 if sent < len(data) else 0.05)
             if self._buf:
                 got = self._buf[:len(expect) - seen]
-                if got != expect[seen:seen + len(got)]:
-                    raise LinkError("echo mismatch after %d bytes: sent %r, got %r"
-                                    % (seen, expect[seen:seen + 20], got[:20]))
+                want = expect[seen:seen + len(got)]
+                if got != want:
+                    i = next(k for k in range(len(got)) if got[k] != want[k])
+                    raise LinkError("echo mismatch at byte %d: sent %r, got %r"
+                                    % (seen + i, want[max(0, i - 8):i + 12],
+                                       got[max(0, i - 8):i + 12]))
                 seen += len(got)
                 self._buf = self._buf[len(got):]
             if time.monotonic() > end:
                 raise LinkError("echo timeout after %d of %d bytes" % (seen, len(expect)))
 
     def _abort(self):
-        """Give up on a half-sent command: back to an empty raw REPL prompt."""
+        """Give up on a half-sent command: back to an empty raw REPL prompt.
+
+        Ctrl-C raises KeyboardInterrupt in running code (the guest takes it
+        out of the input stream) but does not end a pending input(); the CR
+        does. In the raw REPL's own input Ctrl-C clears the line.
+        """
+        for _ in range(10):
+            self._write(b"\x03\r")
+            time.sleep(0.1)
+            self._pump(0.2)
+            if b"\x04>" in self._buf:
+                break
         self._write(b"\x03")
-        time.sleep(0.05)
-        self._write(b"\x03")
-        try:
-            self._read_until(b"\x04>", 5)
-        except LinkError:
-            pass
         time.sleep(0.05)
         self._pump(0.05)
         self._buf = b""
@@ -225,14 +233,27 @@ class MicroBit:
         return text
 
     # -- API --------------------------------------------------------------
-    def exec(self, code, timeout=None):
+    def exec(self, code, timeout=None, flush=False):
         """Run `code` in the board's __main__; return its stdout.
 
         Raises MicroBitError (with the guest's traceback) if it raised.
         Keep code small: its source and bytecode share the ~9 KB heap.
+        input() keeps a copy of its last 8 lines (readline history), so the
+        source of recent exec() calls stays on the heap; flush=True first
+        pushes it out with 8 one-character lines (a constant 128 bytes).
         """
+        if flush:
+            code = "for _ in '01234567':input('\\x05')\n" + code
         self._begin(code)
+        if flush:
+            for c in b"01234567":
+                self._read_until(PROMPT, 10)
+                self._send_echoed(bytes([c]))
         return self._finish(self.timeout if timeout is None else timeout, code)
+
+    def flush_history(self):
+        """Free the heap copies of recent exec() sources (see exec)."""
+        self.exec("", flush=True)
 
     def call(self, expr, timeout=None):
         """Run a short expression (<= 16 characters) at the raw REPL's top level.
@@ -272,6 +293,22 @@ class MicroBit:
         """Write `text` to file `name` on the board's flash (replaces it)."""
         if "\x03" in text:
             raise ValueError("Ctrl-C (\\x03) cannot go over the REPL")
+        for attempt in range(4):
+            try:
+                self._put(name, text)
+                break
+            except LinkError:
+                if self.proc.poll() is not None or attempt == 3:
+                    raise
+                self.retries += 1
+                self._abort()
+                self.exec("try:\n f.close()\nexcept:\n pass")
+        size = self.eval("__import__('os').size(%r)" % name)
+        want = len(text.encode("utf-8"))
+        if size != want:
+            raise LinkError("%s: %d bytes on the board, %d sent" % (name, size, want))
+
+    def _put(self, name, text):
         loader = ("f=open(%r,'w')\nwhile 1:\n l=eval(input('\\x05'))\n"
                   " if not l:break\n f.write(l)\nf.close()\ndel f,l" % name)
         self._begin(loader)
@@ -293,10 +330,7 @@ class MicroBit:
                 raise LinkError("%s: writing stopped early: %r" % (name, head[-200:]))
             self._send_echoed(line)
         self._finish(30, loader)
-        size = self.eval("__import__('os').size(%r)" % name)
-        want = len(text.encode("utf-8"))
-        if size != want:
-            raise LinkError("%s: %d bytes on the board, %d sent" % (name, size, want))
+        self.flush_history()
 
     def get(self, name):
         """The text of file `name` on the board."""
@@ -318,7 +352,7 @@ class MicroBit:
 
     def mem_free(self):
         """Free heap in bytes after a collection."""
-        return int(self.exec("import gc\ngc.collect()\nprint(gc.mem_free())"))
+        return int(self.exec("import gc\ngc.collect()\nprint(gc.mem_free())", flush=True))
 
 
 # -- uploading modules ------------------------------------------------------
@@ -534,7 +568,7 @@ def play_game(level=1, rule=0, seed=1, strip=True, mb=None, engine=ENGINE, log=N
             for name in names:              # one at a time: the cost of each
                 report["failed_at"] = "import " + name
                 if len(name) > 10:
-                    mb.exec("_n=%r" % name)
+                    mb.exec("_n=%r" % name, flush=True)
                     mb.call("_i(_n)")
                 else:                       # at top level: the stack of a main.py
                     mb.call("_i(%r)" % name)
@@ -558,6 +592,7 @@ def play_game(level=1, rule=0, seed=1, strip=True, mb=None, engine=ENGINE, log=N
         t0 = time.monotonic()
         try:
             mb.exec("_a=(%d,%d,%r)" % (rule, level, op))
+            mb.flush_history()
             out = mb.call("_game(*_a)", timeout=1800)
         except MicroBitError as e:
             report["error"] = e.traceback.strip().splitlines()[-1]
