@@ -1,0 +1,79 @@
+"""tilt.Tilt on both gyroscopes' datasheet models: bias calibrated away, no
+drift while still, one step per gesture, auto-repeat that speeds up."""
+import pytest
+
+import host_sim
+
+host_sim.install()
+
+import machine  # noqa: E402
+import sim_clock  # noqa: E402
+import time  # noqa: E402
+import tilt  # noqa: E402
+import tilt_model  # noqa: E402
+
+CHIPS = {
+    "l3g4200d": (0x69, (1, 0), (1, -1)),
+    "mpu6050": (0x68, (0, 1), (1, 1)),
+}
+
+
+def make(chip):
+    machine.forget_all()
+    sim_clock.reset()
+    addr, axes, signs = CHIPS[chip]
+    src = tilt_model.TiltModel(axes, signs, bias_mdps=(3000, -4000, 1500))
+    model = getattr(__import__(chip + "_model"), chip.upper() + "Model")(src)
+    machine.attach_i2c(1, addr, model, chip)
+    gyro = getattr(__import__(chip), chip.upper())(machine.I2C(1), addr)
+    t = tilt.Tilt(gyro, axes, signs)
+    t.calibrate()
+    return src, t
+
+
+def run(t, ms):
+    events = []
+    end = time.ticks_add(time.ticks_ms(), ms)
+    while time.ticks_diff(end, time.ticks_ms()) > 0:
+        time.sleep_ms(20)
+        ev = t.poll(time.ticks_ms())
+        if ev:
+            events.append((time.ticks_ms(), ev))
+    return events
+
+
+@pytest.mark.parametrize("chip", sorted(CHIPS))
+def test_still_device_never_steps_despite_bias(chip):
+    src, t = make(chip)
+    assert run(t, 20000) == []
+    assert abs(t.angle[0]) < 1000 and abs(t.angle[1]) < 1000
+
+
+@pytest.mark.parametrize("chip", sorted(CHIPS))
+@pytest.mark.parametrize("right,fwd,want", [
+    (1, 0, tilt.RIGHT), (-1, 0, tilt.LEFT), (0, 1, tilt.UP), (0, -1, tilt.DOWN)])
+def test_one_gesture_one_step(chip, right, fwd, want):
+    src, t = make(chip)
+    src.set_tilt(60 * right, 60 * fwd)
+    evs = run(t, 200)
+    src.set_tilt(-60 * right, -60 * fwd)
+    evs += run(t, 200)
+    src.hold_still()
+    evs += run(t, 2000)
+    assert [e for _, e in evs] == [want]
+
+
+@pytest.mark.parametrize("chip", sorted(CHIPS))
+def test_held_tilt_repeats_faster_and_stops_when_level(chip):
+    src, t = make(chip)
+    src.set_tilt(60, 0)
+    run(t, 250)                 # 15 degrees right, then held
+    src.hold_still()
+    evs = run(t, 2500)
+    assert len(evs) >= 8 and all(e == tilt.RIGHT for _, e in evs)
+    gaps = [b[0] - a[0] for a, b in zip(evs, evs[1:])]
+    assert gaps[0] >= 150 and gaps[-1] < gaps[0]     # accelerates
+    src.set_tilt(-60, 0)
+    run(t, 250)                 # back to level
+    src.hold_still()
+    assert run(t, 3000) == []
