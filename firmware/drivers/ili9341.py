@@ -3,7 +3,11 @@
 the upright portrait view therefore sets MX.
 
     lcd = ILI9341(spi, cs, dc, rst=None, bl=None, width=320, height=240,
-                  rotation=90, x_offset=0, y_offset=0, check_id=False)
+                  rotation=90, x_offset=0, y_offset=0, check_id=False,
+                  invert=None, baudrate=None)
+
+`baudrate` (the bus's clock) lets the ID read run at 4 MHz: the datasheet's
+serial read cycle is >= 150 ns.
 
 Presence: with MISO wired (check_id=True) RDID4 (D3h) must read a dummy
 byte then 00 93 41, else OSError naming the chip, bus and pins.
@@ -23,9 +27,9 @@ class ILI9341(lcd_base.LCD):
 
     def __init__(self, spi, cs, dc, rst=None, bl=None, width=320, height=240,
                  rotation=90, x_offset=0, y_offset=0, check_id=False,
-                 invert=None):
+                 invert=None, baudrate=None):
         super().__init__(spi, cs, dc, rst, bl, width, height, rotation,
-                         x_offset, y_offset, check_id, invert)
+                         x_offset, y_offset, check_id, invert, baudrate)
 
     def check_id(self):
         buf = bytearray(4)

@@ -39,6 +39,7 @@ BGR = const(0x08)
 
 _COLMOD_16BIT = const(0x55)     # 65K colours, 16 bits a pixel
 _BUF_PIXELS = const(512)
+_READ_HZ = const(4000000)   # both datasheets: serial read cycle >= 150 ns
 _PARTS = const(24)      # cached views of the buffer's head, by byte length
 
 
@@ -56,7 +57,7 @@ class LCD:
 
     def __init__(self, spi, cs, dc, rst=None, bl=None, width=240, height=240,
                  rotation=0, x_offset=0, y_offset=0, check_id=False,
-                 invert=None):
+                 invert=None, baudrate=None):
         if rotation not in self.ROTATIONS:
             raise ValueError("%s: rotation must be 0, 90, 180 or 270, not %r"
                              % (self.NAME, rotation))
@@ -85,6 +86,7 @@ class LCD:
         self.dc = dc
         self.rst = rst
         self.bl = bl
+        self._baud = baudrate       # the bus's clock, restored after reads
         self._buf = bytearray(2 * _BUF_PIXELS)
         self._mv = memoryview(self._buf)
         self._buf_color = -1        # colour the whole buffer holds, -1 none
@@ -117,7 +119,11 @@ class LCD:
         self.cs(1)
 
     def read_cmd(self, cmd, buf):
-        """Send a read command and clock len(buf) bytes back (needs MISO)."""
+        """Send a read command and clock len(buf) bytes back (needs MISO);
+        at 4 MHz when the bus's own `baudrate` was given (reads are slower
+        than writes on both controllers)."""
+        if self._baud:
+            self.spi.init(baudrate=_READ_HZ)
         self._cmd[0] = cmd
         self.cs(0)
         self.dc(0)
@@ -125,6 +131,8 @@ class LCD:
         self.dc(1)
         self.spi.readinto(buf)
         self.cs(1)
+        if self._baud:
+            self.spi.init(baudrate=self._baud)
 
     def _param16(self, cmd, a, b):
         p = self._par
@@ -370,6 +378,8 @@ def from_board(cfg):
         kw["miso"] = Pin(cfg["miso"])
     spi = SPI(cfg["spi"], baudrate=cfg["baudrate"], polarity=0, phase=0,
               sck=Pin(cfg["sck"]), mosi=Pin(cfg["mosi"]), **kw)
+    # control pins after the bus: on rp2 a pin the SPI claimed by default
+    # (e.g. GPIO12, SPI1's MISO, the Pico-LCD-1.3's RST) becomes a GPIO again
 
     def pin(name):
         n = cfg.get(name)
@@ -379,4 +389,5 @@ def from_board(cfg):
                rotation=cfg.get("rotation", 0),
                x_offset=cfg.get("x_offset", 0),
                y_offset=cfg.get("y_offset", 0),
-               check_id=cfg.get("miso") is not None)
+               check_id=cfg.get("miso") is not None,
+               baudrate=cfg["baudrate"])

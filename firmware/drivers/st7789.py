@@ -2,7 +2,10 @@
 the Waveshare Pico-LCD-1.3.
 
     lcd = ST7789(spi, cs, dc, rst=None, bl=None, width=240, height=240,
-                 rotation=0, x_offset=0, y_offset=0, check_id=False)
+                 rotation=0, x_offset=0, y_offset=0, check_id=False,
+                 invert=None, baudrate=None)
+
+(lcd_base.from_board(board.LCD) builds it from a board's LCD dict.)
 
 Presence: with MISO wired (check_id=True) RDDID (04h) must read the ST7789V's
 ID 85 85 52, else OSError. Without MISO (the Pico-LCD-1.3 has none) nothing
