@@ -2,6 +2,7 @@
 firmware's main.py running on them.
 
     dev = Device(board_sim, flash_dir)      # a fresh board, clock at 0
+                                            # (flash_dir None: a temp dir)
     dev.run(Script.parse(text))             # main() until the script ends
     dev.lcd.pixel(x, y); dev.screenshot("s.png")
 
@@ -115,6 +116,9 @@ class Device:
         machine.forget_all()
         sim_clock.reset()
         self.board = board_module
+        if flash_dir is None:       # never the caller's cwd: a fresh flash
+            import tempfile
+            flash_dir = tempfile.mkdtemp(prefix="gomoku-flash-")
         self.flash_dir = flash_dir
         self.shots_dir = None
         self.shots = []
@@ -288,9 +292,8 @@ class Device:
             sim_clock.call_at(end * 1000, self.stop)
         sys.modules["board"] = self.board
         cwd = os.getcwd()
-        if self.flash_dir is not None:
-            os.makedirs(self.flash_dir, exist_ok=True)
-            os.chdir(self.flash_dir)
+        os.makedirs(self.flash_dir, exist_ok=True)
+        os.chdir(self.flash_dir)
         import time
         saved = time.sleep_ms, time.sleep_us, time.sleep
         dev = self
