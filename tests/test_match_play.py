@@ -221,3 +221,49 @@ def test_peer_lost_and_back():
     medium.enabled = True
     step(a, b, lambda: b.count == 1 and a.state == b.state == M.PAIRED)
     assert b.last_peer_move == (7, 7)
+
+
+def test_match_plays_on_the_unix_port():
+    """The protocol, link, driver and engine on MicroPython 1.2x itself:
+    two devices, 20% loss, one complete game."""
+    import upy
+    code = """
+import sys
+sys.path.append("host_sim")     # after the firmware: its match.py wins
+import time, machine, sim_clock, gc
+from radio_medium import Medium
+from nrf24l01_model import NRF24L01Model
+import nrf24l01, match, ai
+med = Medium(loss=0.2, dup=0.1, seed=3)
+def node(i):
+    m = NRF24L01Model(14 + 100 * i, 22 + 100 * i, med)
+    machine.attach_spi(i * 10, 5 + 100 * i, m, "nrf")
+    return nrf24l01.NRF24L01(machine.SPI(i * 10, baudrate=4000000),
+                             machine.Pin(5 + 100 * i), machine.Pin(14 + 100 * i),
+                             machine.Pin(22 + 100 * i))
+a = match.Match(node(0), host=True, seed=1, now_ms=time.ticks_ms())
+b = match.Match(node(1), host=False, seed=2, now_ms=time.ticks_ms())
+ms = (a, b)
+for t in range(20000):
+    for m in ms:
+        m.poll(time.ticks_ms())
+        if m.my_turn():
+            i = ai.best_move(m.game, 1)
+            k = 112
+            while not 0 <= i < 225 or m.game.stone(i % 15, i // 15):
+                i = k % 225
+                k += 1
+            m.send_move(i % 15, i // 15)
+    if a.game.winner and b.game.winner and a.count == b.count:
+        break
+    time.sleep_ms(7)
+gc.collect()
+print(a.code == b.code, a.count, bytes(a.moves[:a.count]) == bytes(b.moves[:b.count]),
+      a.game.winner, b.game.winner, b.stats["moves_applied"] + a.stats["moves_applied"])
+"""
+    out = upy.run(code, heapsize="512k", shims=True,
+                  extra_path=[upy.ROOT / "host_sim" / "chips"]).split()
+    assert out[0] == "True" and out[2] == "True"
+    n = int(out[1])
+    assert n >= 9 and out[3] == out[4] != "0"
+    assert int(out[5]) == n
