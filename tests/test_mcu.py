@@ -7,6 +7,7 @@ import ast
 import json
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -181,6 +182,39 @@ def test_a_big_python_file_arrives_intact_and_imports(mb):
     mb.soft_reset()
     assert mb.eval("__import__('bigmod').f24(2, 3)") == 2 * 24 + 3
     mb.remove("bigmod.py")
+
+
+def test_a_put_that_loses_bytes_starts_again(mb, monkeypatch):
+    """A line whose echo goes wrong halfway: abort, then the file is rewritten."""
+    real = mb._send_echoed
+    calls = []
+
+    def flaky(line):
+        calls.append(line)
+        if len(calls) == 4:                 # the third line of the file
+            mb._write(line[:len(line) // 2])
+            time.sleep(0.05)
+            raise mcu.LinkError("simulated lost byte")
+        return real(line)
+
+    monkeypatch.setattr(mb, "_send_echoed", flaky)
+    text = "".join("line %03d of a file sent twice\n" % i for i in range(12))
+    before = mb.retries
+    mb.put("again.txt", text)
+    monkeypatch.undo()
+    assert mb.retries == before + 1
+    assert mb.get("again.txt") == text
+    mb.remove("again.txt")
+    assert mb.eval("6 * 7") == 42
+
+
+def test_window_of_unechoed_bytes_is_safe_for_long_lines(mb):
+    mb.soft_reset()
+    line = "".join(chr(33 + (i * 7) % 90) for i in range(500)).replace("\\", "/")
+    before = mb.retries
+    mb.exec("s = %r\nprint(len(s))" % line)
+    assert mb.eval("s") == line and mb.retries == before
+    mb.exec("del s", flush=True)
 
 
 def test_a_full_flash_is_a_clear_error(mb):

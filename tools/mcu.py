@@ -89,6 +89,7 @@ class MicroBit:
         self.proc = None
         self._buf = b""
         self.retries = 0        # commands re-sent after a lost byte
+        self.window = WINDOW
 
     # -- life cycle -------------------------------------------------------
     def start(self):
@@ -167,8 +168,8 @@ class MicroBit:
         sent = seen = 0
         end = time.monotonic() + max(10.0, len(data) / 200.0)
         while seen < len(expect):
-            if sent < len(data) and sent - seen < WINDOW:
-                n = min(len(data) - sent, WINDOW - (sent - seen))
+            if sent < len(data) and sent - seen < self.window:
+                n = min(len(data) - sent, self.window - (sent - seen))
                 self._write(data[sent:sent + n])
                 sent += n
             self._pump(0.002 if sent < len(data) else 0.05)
