@@ -22,6 +22,9 @@ times in milliseconds of simulated time since power-on:
     tap place 80       # press, release 80 ms later (default 80)
     tilt 40 0          # tilt: right, forward in degrees/second, held
     tilt 0 0           # ... until changed
+    lean 20 0          # tilt the device TO 20 degrees right (a hand turns
+                       # it there at up to 120 dps and holds it: the window's
+                       # arrow keys do this); lean 0 0 levels it
     shot start.png     # PNG of the screen (relative to the shots dir)
     reset              # power cut: main.py starts again, flash kept
     end                # stop here (the script's last line otherwise)
@@ -54,11 +57,12 @@ class ScriptError(ValueError):
 class Script:
     """Parsed events: [(t_ms, kind, args...)] in time order."""
 
-    KINDS = {"press": 1, "release": 1, "tap": (1, 2), "tilt": 2, "shot": 1,
-             "reset": 0, "end": 0}
+    KINDS = {"press": 1, "release": 1, "tap": (1, 2), "tilt": 2, "lean": 2,
+             "shot": 1, "reset": 0, "end": 0}
 
-    def __init__(self, events=()):
+    def __init__(self, events=(), end_ms=0):
         self.events = sorted(events, key=lambda e: e[0])
+        self._end = end_ms
 
     @classmethod
     def parse(cls, text, name="<script>"):
@@ -87,14 +91,14 @@ class Script:
                 if not lo <= len(args) <= hi:
                     raise ValueError("%s takes %s argument(s)" % (
                         kind, lo if lo == hi else "%d or %d" % (lo, hi)))
-                if kind == "tilt":
+                if kind in ("tilt", "lean"):
                     args = [float(a) for a in args]
                 elif kind == "tap" and len(args) == 2:
                     args = [args[0], int(args[1])]
             except ValueError as e:
                 raise ScriptError(where + str(e))
             events.append((t, kind) + tuple(args))
-        return cls(events)
+        return cls(events, t)     # a closing `wait` runs that much longer
 
     @classmethod
     def load(cls, path):
@@ -102,7 +106,7 @@ class Script:
             return cls.parse(f.read(), path)
 
     def end_ms(self):
-        return self.events[-1][0] if self.events else 0
+        return max(self._end, self.events[-1][0] if self.events else 0)
 
 
 def _chip_model(chip):
@@ -232,6 +236,8 @@ class Device:
             self.tap(*ev[2:])
         elif kind == "tilt":
             self.tilt(ev[2], ev[3])
+        elif kind == "lean":
+            self.hand().hold(ev[2], ev[3])
         elif kind == "shot":
             path = ev[2]
             if self.shots_dir:
@@ -251,9 +257,9 @@ class Device:
                     and ev[2] not in self.buttons.pins:
                 raise ScriptError("at %d ms: no button named %r (have %s)" % (
                     ev[0], ev[2], ", ".join(sorted(self.buttons.pins))))
-            if ev[1] == "tilt" and self.tilt_source is None:
-                raise ScriptError("at %d ms: tilt, but this board has no "
-                                  "gyroscope" % ev[0])
+            if ev[1] in ("tilt", "lean") and self.tilt_source is None:
+                raise ScriptError("at %d ms: %s, but this board has no "
+                                  "gyroscope" % (ev[0], ev[1]))
         for ev in script.events:
             sim_clock.call_at(ev[0] * 1000, self._event(ev))
         return script

@@ -109,6 +109,8 @@ def test_script_parsing_and_errors():
     assert s.events == [(100, "press", "place"), (150, "release", "place"),
                         (150, "tilt", 30.0, -10.5), (150, "tap", "menu", 40),
                         (150, "shot", "a.png"), (150, "reset")]
+    assert s.end_ms() == 150
+    assert device.Script.parse("at 10\ntap place\nwait 300\n").end_ms() == 310
     for bad, why in (("jump 3", "unknown event"), ("wait", "one number"),
                      ("wait -5", "negative"), ("tilt 1", "takes 2"),
                      ("tap a 1 2", "1 or 2"), ("tilt a b", "could not convert")):
@@ -135,6 +137,17 @@ def test_reset_restarts_main_and_keeps_flash(tmp_path):
     assert dev.resets == 1
     assert dev.lcd.errors == []
     assert os.listdir(tmp_path / "flash")      # the save file survived
+
+
+def test_lean_moves_the_cursor_by_tilt(tmp_path):
+    """Start a game, lean right and back: the cursor leaves the centre to
+    the right; a placed stone lands there."""
+    dev = device.Device(board_sim, str(tmp_path))
+    dev.run(device.Script.parse(
+        "at 1500\ntap place\nwait 800\nlean 20 0\nwait 300\nlean 0 0\n"
+        "wait 800\ntap place\nwait 300"))
+    black, white = stones(dev, board_sim)
+    assert len(black) == 1 and black[0] // 15 == 7 and black[0] % 15 > 7
 
 
 def test_hand_tilts_at_a_human_pace_and_holds_still(tmp_path):
