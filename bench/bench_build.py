@@ -1,0 +1,154 @@
+"""Board builds: .mpy size per board, and the heap after boot from the build.
+
+For each board, tools/build.py compiles the firmware (-O1, the default; -O3
+for comparison), then the MicroPython unix port boots main.py from that
+build's files on host_sim's chip models and measures the heap the firmware
+holds (gc.collect(); gc.mem_alloc()) once the menu is up, and after the
+first move against the AI, with the chip models' own memory subtracted (it
+is allocated before the firmware starts). The same boot from the .py sources
+shows what compiling on the device would cost instead.
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT / "tools"), str(ROOT / "tests")]
+
+import build  # noqa: E402
+import built_device  # noqa: E402
+import upy  # noqa: E402
+
+BOARDS = ("pico_lcd13", "esp32_ili9341")
+
+# A boot, the menu, "Start" (vs AI), one move, the AI's answer. The heap is
+# sampled by timers on the simulated clock at those moments.
+MEASURE = """\
+import gc
+import sys
+import board
+import app_script
+import sim_clock
+rig = app_script.Rig(board)
+gc.collect()
+base = gc.mem_alloc()
+peak = [0]
+def sample(label):
+    def fn():
+        gc.collect()
+        print("HEAP", repr((label, gc.mem_alloc() - base)))
+    return fn
+last = [0]
+def watch(now):
+    if now - last[0] >= 10000:      # every 10 ms of simulated time
+        last[0] = now
+        gc.collect()
+        a = gc.mem_alloc() - base
+        if a > peak[0]:
+            peak[0] = a
+sim_clock.add_hook(watch)
+print("BASE", repr(base))
+sim_clock.call_at(900000, sample("menu"))
+sim_clock.call_at(3200000, sample("move"))
+events = [(600, "tap", "place", 80), (1400, "tap", "place", 80),
+          (3300, "end")]
+rig.run(events)
+print("HEAP", repr(("peak", peak[0])))
+print("SOURCES", repr(sorted(set(getattr(m, "__file__", "?")[-4:]
+      for k, m in sys.modules.items() if k in %r))))
+"""
+
+
+def measure(flash, firmware_path=None, heap_kb=1024):
+    """Boot on the unix port with a heap of heap_kb; -> {label: bytes}, or
+    None if the firmware ran out of memory. firmware_path=None runs the
+    build in flash/lib; a list of folders runs those (the .py sources)."""
+    modules = [n for n, _, _ in build.firmware_modules()]
+    code = MEASURE % (modules,)
+    lib = [flash / "lib"] if firmware_path is None else list(firmware_path)
+    path = [upy.SHIMS, built_device.CHIPS] + lib + [built_device.TESTS]
+    env = dict(os.environ, MICROPYPATH=":".join(str(p) for p in path))
+    proc = subprocess.run(
+        [upy.micropython_binary(), "-X", "heapsize=%dk" % heap_kb, "-c", code],
+        capture_output=True, text=True, timeout=300, env=env, cwd=str(flash))
+    out = proc.stdout
+    heap = dict(built_device.lines_with(out, "HEAP"))
+    if proc.returncode or "MemoryError" in out + proc.stderr or len(heap) < 3:
+        return None
+    heap["base"] = built_device.lines_with(out, "BASE")[0]
+    heap["kinds"] = built_device.lines_with(out, "SOURCES")[0]
+    return heap
+
+
+def smallest_heap(flash, firmware_path=None):
+    """The smallest heap (4 KB steps) that boots and plays the first move,
+    less the chip models' share. -> bytes."""
+    ok = measure(flash, firmware_path)
+    if ok is None:
+        raise SystemExit("the firmware does not boot in %s" % flash)
+    lo = ok["base"] // 1024     # fails: the models alone fill it
+    hi = 1024
+    while hi - lo > 4:
+        mid = (lo + hi) // 2
+        if measure(flash, firmware_path, mid) is None:
+            lo = mid
+        else:
+            hi = mid
+    return hi * 1024 - ok["base"]
+
+
+def main():
+    failed = False
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        for board in BOARDS:
+            report = build.build(board, tmp / "o1")
+            o3 = build.build(board, tmp / "o3", opt=3)
+            n = len(report["modules"])
+            print("%s build: %d modules, total .mpy %d bytes (-O1; -O3 would "
+                  "be %d), from %d bytes of source; main.py %d bytes as source"
+                  % (board, n, report["total_mpy_bytes"], o3["total_mpy_bytes"],
+                     report["total_py_bytes"], report["main_py_bytes"] or 0))
+            largest = sorted(report["modules"], key=lambda r: -r["mpy_bytes"])[:3]
+            print("%s largest: %s" % (board, ", ".join(
+                "%s.mpy %d" % (r["module"], r["mpy_bytes"]) for r in largest)))
+            if report["main_py_bytes"] is None:
+                print("%s heap after boot: not measured (firmware/main.py "
+                      "missing)" % board)
+                failed = True
+                continue
+            flash = tmp / ("flash-" + board)
+            built_device.flash_from_build(tmp / "o1" / board, flash)
+            mpy = measure(flash)
+            assert mpy["kinds"] == [".mpy"], mpy["kinds"]
+            src_flash = tmp / ("src-" + board)
+            src_flash.mkdir()
+            (src_flash / "board.py").write_text(
+                (ROOT / "boards" / ("board_%s.py" % board)).read_text())
+            (src_flash / "main.py").write_text(
+                (ROOT / "firmware" / "main.py").read_text())
+            sources = upy.FIRMWARE_PATH[:3]
+            print("%s heap after boot from .mpy (menu shown): %d bytes; after "
+                  "the first move: %d bytes; peak (sampled every 10 ms): %d "
+                  "bytes (firmware only, 64-bit unix port: a 32-bit board needs less)"
+                  % (board, mpy["menu"], mpy["move"], mpy["peak"]))
+            need_mpy = smallest_heap(flash)
+            need_src = smallest_heap(src_flash, sources)
+            print("%s smallest heap that boots and plays a move: %d KB from "
+                  ".mpy, %d KB from .py sources (compiled on the device)"
+                  % (board, need_mpy // 1024, need_src // 1024))
+            print("json " + json.dumps({"board": board,
+                                        "mpy_total": report["total_mpy_bytes"],
+                                        "heap_menu": mpy["menu"],
+                                        "heap_move": mpy["move"],
+                                        "heap_peak": mpy["peak"],
+                                        "min_heap_mpy": need_mpy,
+                                        "min_heap_py": need_src}))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
