@@ -89,31 +89,35 @@ def line(name, nbytes, windows):
           % (name, nbytes, windows, ms))
 
 
+def figures(chip):
+    d, m = make(chip)
+    tag = "%s %dx%d" % (chip, d.width, d.height)
+    line(tag + " full-screen clear", *measure(lambda: d.fill(0x18E5)))
+    for pitch in (13, 15):
+        line(tag + " 15x15 board, seed-style grid at %d px" % pitch,
+             *measure(lambda p=pitch: seed_board(d, p)))
+    line(tag + " one stone (fill_circle r=5)",
+         *measure(lambda: d.fill_circle(120, 120, 5, 0x1082)))
+    line(tag + " one text line (20 chars, 6x8 font)",
+         *measure(lambda: d.text("Black (you) to move ", 0, 0, 0xEF7D,
+                                 0x18E5)))
+    line(tag + " one text line at scale 2 (20 chars)",
+         *measure(lambda: d.text("Black (you) to move ", 0, 0, 0xEF7D,
+                                 0x18E5, 2)))
+    app = app_board(d)
+    if app:
+        v, g = app
+        line(tag + " 15x15 board, app renderer draw_all (pitch %d)"
+             % v.pitch, *measure(v.draw_all))
+        g.play(7, 7)
+        line(tag + " one stone, app renderer draw_cell",
+             *measure(lambda: v.draw_cell(112)))
+    assert m.errors == [], m.errors
+
+
 def main():
     for chip in ("st7789", "ili9341"):
-        d, m = make(chip)
-        tag = "%s %dx%d" % (chip, d.width, d.height)
-        line(tag + " full-screen clear", *measure(lambda: d.fill(0x18E5)))
-        for pitch in (13, 15):
-            line(tag + " 15x15 board, seed-style grid at %d px" % pitch,
-                 *measure(lambda: seed_board(d, pitch)))
-        line(tag + " one stone (fill_circle r=5)",
-             *measure(lambda: d.fill_circle(120, 120, 5, 0x1082)))
-        line(tag + " one text line (20 chars, 6x8 font)",
-             *measure(lambda: d.text("Black (you) to move ", 0, 0, 0xEF7D,
-                                     0x18E5)))
-        line(tag + " one text line at scale 2 (20 chars)",
-             *measure(lambda: d.text("Black (you) to move ", 0, 0, 0xEF7D,
-                                     0x18E5, 2)))
-        app = app_board(d)
-        if app:
-            v, g = app
-            line(tag + " 15x15 board, app renderer draw_all (pitch %d)"
-                 % v.pitch, *measure(v.draw_all))
-            g.play(7, 7)
-            line(tag + " one stone, app renderer draw_cell",
-                 *measure(lambda: v.draw_cell(112)))
-        assert m.errors == [], m.errors
+        figures(chip)
     print("driver RAM: one 1024-byte line buffer (512 pixels) + 4-byte "
           "parameter buffer per display; no framebuffer (240x240 would be "
           "115200 bytes)")
