@@ -1,7 +1,7 @@
 """Type-check firmware/ with pyright against each device port's MicroPython API.
 
     python tools/typecheck.py                 # every port (rp2, esp32)
-    python tools/typecheck.py --port rp2 -v   # one port, pyright's full output
+    python tools/typecheck.py --port rp2 -v   # one port, warnings listed too
 
 For each port the pinned micropython-<port>-stubs (and the stdlib stubs they
 depend on) are installed with `pip --target` into .venv/stubs/<port>/ (the
@@ -140,10 +140,10 @@ def main(argv=None):
             summary.get("warningCount", 0)))
         for d in diags:
             print("  " + format_diag(d))
-        for d in result.get("generalDiagnostics", ()):
-            if d.get("severity") == "warning" or (
-                    args.verbose and d.get("severity") != "error"):
-                print("  (%s) %s" % (d.get("severity"), format_diag(d)))
+        if args.verbose:
+            for d in result.get("generalDiagnostics", ()):
+                if d.get("severity") != "error":
+                    print("  (%s) %s" % (d.get("severity"), format_diag(d)))
         failed += bool(diags)
     return 1 if failed else 0
 
