@@ -275,12 +275,13 @@ def plan_lost_game(rule, level, human, limit=160):
     return moves, g
 
 
-def run_device(board, events, flash_dir, **kw):
+def run_device(board, events, flash_dir, dev=None, **kw):
     """Run a Script's events on host_sim.device.Device (CPython): the
     device's own events go to its script, snapshots are taken from its LCD
-    model on the clock. -> (device, snaps)."""
+    model on the clock. -> the device, with `.snaps`."""
     from host_sim import device
-    dev = device.Device(board, flash_dir, **kw)
+    if dev is None:
+        dev = device.Device(board, flash_dir, **kw)
     snaps = {}
 
     def snap(label, points):

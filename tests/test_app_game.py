@@ -8,7 +8,6 @@ import host_sim
 
 host_sim.install()
 
-import app_script  # noqa: E402
 import board_sim  # noqa: E402
 import board_view as bv  # noqa: E402
 import gomoku  # noqa: E402

@@ -114,6 +114,7 @@ class App:
         self.mode = S.MODE_AI
         self.level = 1
         self.human = 1          # vs AI: the player's colour; 0 two players
+        self.other = "AI"       # who plays the other colour
         self.cursor = 7 * N + 7
         self._five = bytearray(9)
         self._ai = None
@@ -129,6 +130,11 @@ class App:
         resume = None
         if saved is not None and self.offer_resume(saved):
             resume = saved
+        elif self.radio:
+            before = _phase()
+            self.offer_match()
+            self.game = None
+            _end_phase(before)
         while True:
             if resume is None:
                 v = self.run_menu()
@@ -188,6 +194,20 @@ class App:
         print(note)
         self.screen_lines(wrap(note, width) + ["", "A: continue"], ALERT)
         self.wait_key((PLACE, BACK, MENU), 5000)
+
+    def offer_match(self):
+        try:
+            with open(savegame.MATCH, "rb") as f:
+                blob = f.read(300)
+        except OSError:
+            return
+        self.screen_lines(["Wireless match saved", "", "A: resume it",
+                           "B: forget it"])
+        if self.wait_key((PLACE, BACK, MENU)) == PLACE:
+            self.play_radio(blob)
+        else:
+            import wireless
+            wireless.forget()
 
     def offer_resume(self, saved):
         desc = MODE_NAMES[saved.mode] if saved.mode < 3 else "?"
@@ -249,7 +269,8 @@ class App:
     def who(self, colour):
         name = "Black" if colour == 1 else "White"
         if self.human:
-            name += " (you)" if colour == self.human else " (AI)"
+            name += " (you)" if colour == self.human else \
+                " (%s)" % self.other
         return name
 
     def update_status(self):
@@ -418,5 +439,29 @@ class App:
         return None
 
     # ---- wireless --------------------------------------------------------
-    def play_radio(self):
-        self.show_note("Wireless match is not available yet")
+    def play_radio(self, blob=None):
+        """A wireless match (blob: a saved one to resume)."""
+        host = True
+        if blob is None:
+            self.screen_lines(["Wireless match", "",
+                               "Rule: " + RULE_NAMES[RULES.index(self.rule)],
+                               "", "A: host a game", "B: join a game",
+                               "X: back"])
+            ev = self.wait_key((PLACE, BACK, MENU))
+            if ev == MENU:
+                return
+            host = ev == PLACE
+        try:
+            import hw_setup
+            radio = hw_setup.make_radio()
+        except (OSError, ValueError) as e:
+            self.show_note("Radio: %s" % (e,))
+            return
+        finally:
+            sys.modules.pop("hw_setup", None)
+        import wireless
+        colour = 1 if self.settings.values[S.BLACK] == S.BLACK_HUMAN else 2
+        try:
+            wireless.Wireless(self, radio).run(host, self.rule, colour, blob)
+        finally:
+            self.other = "AI"

@@ -12,6 +12,7 @@ VERSION = 1
 PATH = "gomoku.sav"
 TMP = "gomoku.tmp"
 BAD = "gomoku.bad"
+MATCH = "gomoku.mat"    # a wireless match's snapshot (wireless.py)
 _HEAD = 10          # magic 4, version, rule, mode, level, human, n
 _MAX = _HEAD + 225 + 2
 

@@ -1,0 +1,210 @@
+"""A wireless match on the handheld's screen: host or join, play, rematch.
+
+The match itself (pairing, reliable moves, resync) is match.Match; this
+module draws it with the app's board view and feeds it the player's moves.
+The match is saved after every change (match snapshot, atomically), so a
+reset or power loss resumes it and the two devices resync.
+"""
+import os
+import time
+import match as M
+import savegame
+from board_view import ALERT, TEXT, BANNER, BANNER_TEXT
+from controls import PLACE, BACK, MENU
+from tilt import RIGHT, LEFT, UP, DOWN
+from app import five_cells
+
+PATH = savegame.MATCH
+_TMP = "gomoku.mtt"
+_STEP = {RIGHT: (1, 0), LEFT: (-1, 0), UP: (0, -1), DOWN: (0, 1)}
+_STATE = {M.WAITING: "waiting", M.PAIRED: "paired", M.LOST: "peer lost",
+          M.RESYNCING: "resyncing", M.CLOSED: "closed"}
+
+
+def forget():
+    for p in (PATH, _TMP):
+        try:
+            os.remove(p)
+        except OSError:
+            pass
+
+
+def _save(blob):
+    with open(_TMP, "wb") as f:
+        f.write(blob)
+    try:
+        os.rename(_TMP, PATH)
+    except OSError:
+        os.remove(PATH)
+        os.rename(_TMP, PATH)
+
+
+class Wireless:
+    def __init__(self, app, radio):
+        self.app = app
+        self.radio = radio
+        self.m = None
+        self.game = None
+        self.link = None
+
+    def run(self, host, rule, host_colour, blob=None):
+        """Pair (or resume) and play until the player leaves; -> None."""
+        app = self.app
+        if blob is not None:
+            try:
+                self.m = M.Match.restore(self.radio, blob)
+            except ValueError as e:
+                forget()
+                app.show_note("Saved match set aside: %s" % (e,))
+                return
+        else:
+            self.m = M.Match(self.radio, host=host, rule=rule,
+                             host_colour=host_colour)
+        # no `finally`: a reset or a fault leaves the match open, to resume
+        if self.m.code is not None or self.pair(host):
+            self.play()
+        self.m.close()
+
+    def pair(self, host):
+        app = self.app
+        app.screen_lines(["Wireless match", "",
+                          "Hosting a game..." if host else
+                          "Looking for a host...", "", "B: cancel"])
+        c = app.controls
+        c.settle()
+        m = self.m
+        while m.code is None:
+            ev = c.wait()
+            m.poll(time.ticks_ms())
+            if ev in (BACK, MENU):
+                return False
+        return True
+
+    def play(self):
+        app = self.app
+        m = self.m
+        c = app.controls
+        app.human = m.my_colour
+        app.other = "peer"
+        app.rule = m.rule
+        ended = False
+        c.settle()
+        while True:
+            if m.game is not self.game:
+                self.new_board()
+                ended = False
+            self.sync()
+            if m.game.winner and not ended:
+                ended = True
+                self.end_banner()
+            ev = c.wait()
+            e = m.poll(time.ticks_ms())
+            while e is not None:
+                if e == M.EV_PEER_LEFT:
+                    forget()
+                    app.show_note("The other player left the match")
+                    return
+                if e == M.EV_SYNCED:
+                    self.game = None        # redraw it all
+                if e == M.EV_REMATCH_ASKED:
+                    app.say("Peer asks for a rematch: A", BANNER)
+                e = m.poll(time.ticks_ms())
+            if m.game is not self.game:
+                continue
+            if not ended:
+                self.show_link()
+            if not ev:
+                continue
+            if ev == MENU:
+                forget()
+                return
+            if ended:
+                if ev == PLACE and m.rematch():
+                    app.say("Rematch asked: waiting for the peer")
+                continue
+            if ev in _STEP:
+                dx, dy = _STEP[ev]
+                i = app.cursor
+                app.cursor = (i // 15 + dy) % 15 * 15 + (i % 15 + dx) % 15
+                app.view.set_cursor(app.cursor)
+            elif ev == PLACE:
+                self.place(app.cursor)
+            elif ev == BACK:
+                app.say("No undo in a wireless match", ALERT)
+
+    def place(self, i):
+        app = self.app
+        m = self.m
+        if not m.my_turn():
+            app.say("Wait: " + ("not your turn" if m.state == M.PAIRED
+                                 else _STATE.get(m.state, "")), ALERT)
+            return
+        try:
+            m.send_move(i % 15, i // 15)
+        except ValueError as e:
+            msg = str(e)
+            app.say(msg[:1].upper() + msg[1:], ALERT)
+            return
+        self.sync()
+
+    def new_board(self):
+        app = self.app
+        m = self.m
+        self.game = m.game
+        app.game = m.game
+        app.n = 0
+        app.view.attach(m.game)
+        app.view.cursor = app.cursor
+        app.view.draw_all()
+        self.link = None
+        app.human = m.my_colour
+        app.say("")
+        self.sync()
+
+    def sync(self):
+        """Draw the moves the match has and the screen not yet."""
+        app = self.app
+        m = self.m
+        view = app.view
+        if m.count < app.n:
+            self.game = None
+            self.new_board()
+            return
+        if m.count == app.n and app.n:
+            return
+        while app.n < m.count:
+            i = m.moves[app.n]
+            app.moves[app.n] = i
+            app.n += 1
+            view.draw_cell(i)
+        view.set_last(app.moves[app.n - 1] if app.n else -1)
+        if not m.game.winner:
+            app.update_status()
+            self.show_link()
+        try:
+            _save(m.snapshot())
+        except (OSError, ValueError):
+            pass
+
+    def show_link(self):
+        m = self.m
+        text = "Code %s  %s" % (m.code, _STATE.get(m.state, m.state))
+        p = m.last_peer_move
+        if p is not None:
+            text += "  peer %s%d" % ("ABCDEFGHJKLMNOP"[p[0]], 15 - p[1])
+        if text != self.link:
+            self.link = text
+            self.app.say(text, ALERT if m.state == M.LOST else TEXT)
+
+    def end_banner(self):
+        app = self.app
+        g = self.m.game
+        if g.winner == 3:
+            text = "Draw: the board is full"
+        else:
+            n = five_cells(g, app.moves[app.n - 1], app._five)
+            app.view.show_win(app._five, n)
+            text = "You win!" if g.winner == self.m.my_colour else \
+                "The peer wins"
+        app.view.status.center(text, BANNER_TEXT, BANNER)
+        app.say("A: rematch  X: leave")

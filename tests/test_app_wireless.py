@@ -1,0 +1,133 @@
+"""A wireless match from the handheld's menu: the device (host_sim Device,
+its firmware driven by buttons only) hosts, a second radio on the same
+simulated medium joins with match.Match and plays back; the device's screen
+and the peer's game must agree, to the winner banner; a reset mid-match
+resumes it from the saved snapshot."""
+import os
+
+import pytest
+
+import host_sim
+
+host_sim.install()
+
+import time  # noqa: E402
+import sim_clock  # noqa: E402
+import board_sim  # noqa: E402
+import board_view as bv  # noqa: E402
+from host_sim import match as H  # noqa: E402
+from app_script import SCATTER, Script, layout, run_device, stone_point  # noqa: E402
+
+VIEW = layout(board_sim)
+
+
+@pytest.fixture
+def flash(tmp_path):
+    old = os.getcwd()
+    os.chdir(tmp_path)
+    yield tmp_path
+    os.chdir(old)
+
+
+class Peer:
+    """The other handheld: a Match on its own radio, polled every 10 ms,
+    answering each move after 60 ms with the first free SCATTER point."""
+
+    def __init__(self, medium):
+        self.node = H.Node(1, medium)
+        self.m = None
+        self.due = None
+        sim_clock.call_at(sim_clock.now_us() + 300000, self.tick)
+
+    def tick(self):
+        import match
+        now = time.ticks_ms()
+        if self.m is None:
+            self.m = match.Match(self.node.radio, host=False, seed=77,
+                                 now_ms=now)
+        m = self.m
+        while m.poll(now) is not None:
+            pass
+        if m.my_turn():
+            if self.due is None:
+                self.due = now + 60
+            elif time.ticks_diff(now, self.due) >= 0:
+                g = m.game
+                p = [i for i in SCATTER if not g.stone(i % 15, i // 15)][0]
+                m.send_move(p % 15, p // 15)
+                self.due = None
+        sim_clock.call_at(sim_clock.now_us() + 10000, self.tick)
+
+
+def start_hosting(s):
+    s.tap("menu")           # Mode
+    s.tap("place")          # 2 players
+    s.tap("place")          # Wireless
+    for _ in range(3):
+        s.tap("menu")       # Rule, Black, Start
+    s.tap("place")
+    s.wait(200)
+    s.tap("place")          # A: host
+    s.wait(1500)            # the peer joins
+
+
+def board_of(snap):
+    return [1 if p == bv.BLACK else 2 if p == bv.WHITE else 0 for p in snap]
+
+
+def test_hosted_match_to_the_winner(flash):
+    from host_sim import device
+    dev = device.Device(board_sim, str(flash))
+    peer = Peer(dev.medium)
+    s = Script()
+    start_hosting(s)
+    s.snap("paired", [(x, VIEW.message.y + y) for x in range(0, 240, 2)
+                      for y in range(VIEW.message.h)])
+    row = [7 * 15 + x for x in range(3, 8)]
+    for i in row:
+        s.place(i)
+        s.wait(400)
+    s.snap("end", [stone_point(VIEW, i) for i in range(225)])
+    s.snap("banner", [(1, 1)])
+    snaps = run_device(board_sim, s.end(), str(flash), dev=dev).snaps
+    m = peer.m
+    assert m.code is not None and m.my_colour == 2
+    assert bv.TEXT in snaps["paired"]          # the code and link state
+    want = [0] * 225
+    for k in range(m.count):
+        want[m.moves[k]] = 1 + (k & 1)
+    assert board_of(snaps["end"]) == want
+    assert all(want[i] == 1 for i in row) and m.game.winner == 1
+    assert snaps["banner"] == [bv.BANNER]
+
+
+def test_reset_mid_match_resumes_and_resyncs(flash):
+    from host_sim import device
+    dev = device.Device(board_sim, str(flash))
+    peer = Peer(dev.medium)
+    s = Script()
+    start_hosting(s)
+    row = [7 * 15 + x for x in range(3, 8)]
+    for i in row[:3]:
+        s.place(i)
+        s.wait(400)
+    s.reset()
+    s.wait(1500)
+    s.cursor = 7 * 15 + 7
+    s.tap("place")          # "Wireless match saved": resume it
+    s.wait(1500)            # resync with the peer
+    s.snap("resumed", [stone_point(VIEW, i) for i in range(225)])
+    for i in row[3:]:
+        s.place(i)
+        s.wait(400)
+    s.snap("end", [stone_point(VIEW, i) for i in range(225)])
+    snaps = run_device(board_sim, s.end(), str(flash), dev=dev).snaps
+    assert dev.resets == 1
+    m = peer.m
+    assert board_of(snaps["resumed"]).count(1) == 3
+    assert board_of(snaps["resumed"]).count(2) == 3
+    want = [0] * 225
+    for k in range(m.count):
+        want[m.moves[k]] = 1 + (k & 1)
+    assert board_of(snaps["end"]) == want and m.game.winner == 1
+    assert m.count == 9 and m.stats["divergences"] == 0
