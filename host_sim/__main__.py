@@ -120,7 +120,16 @@ def main(argv=None):
             view.run(script)
         else:
             from host_sim import window
-            view = window.WindowView(dev, scale=args.scale, shots_dir=shots)
+            try:
+                view = window.WindowView(dev, scale=args.scale,
+                                         shots_dir=shots)
+            except Exception as e:      # pygame.error: no usable display
+                if args.window or not sys.stdin.isatty():
+                    raise SystemExit("no window: %s" % e)
+                print("no window (%s): using the terminal" % e)
+                from host_sim import terminal
+                view = terminal.TerminalView(dev, shots_dir=shots)
+                dev.shots_dir = shots
             if args.until is not None:
                 dev.schedule(device.Script([(args.until, "end")]))
             view.run(script)

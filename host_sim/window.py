@@ -28,8 +28,11 @@ _BUTTON_TEXT = {"place": ("A place", "Enter"), "back": ("B back", "Bksp"),
 
 def display_available():
     """True when a pygame window can open here ($DISPLAY/Wayland or SDL)."""
-    if os.environ.get("SDL_VIDEODRIVER") in ("dummy", "offscreen"):
+    driver = os.environ.get("SDL_VIDEODRIVER")
+    if driver in ("dummy", "offscreen"):
         return False
+    if driver:
+        return True         # the user chose an SDL video driver
     if os.name == "nt" or os.uname().sysname == "Darwin":
         return True
     return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
