@@ -72,7 +72,9 @@ _SLPOUT_AFTER_US = 120000
 _MAX_ERRORS = 100
 
 # commands every DCS controller here accepts without a visible effect
-_PLAIN = (NOP, NORON, GAMSET, TEOFF, TEON, IDMOFF, PTLAR, VSCRDEF)
+# (brightness/CABC 51h-5Eh: the backlight here is its own pin)
+_PLAIN = (NOP, NORON, GAMSET, TEOFF, TEON, IDMOFF, PTLAR, VSCRDEF, 0x44,
+          0x51, 0x53, 0x55, 0x5E)
 
 
 def _noise(n):
