@@ -291,3 +291,31 @@ def test_missing_gyro_is_reported_and_buttons_still_play(flash, capsys):
     assert bv.ALERT in rig.snaps["note"]
     shown = board_from(rig, "game")
     assert shown[7 * 15 + 8] == 1 and shown.count(2) == 1
+
+
+def test_menu_choices_are_remembered_across_a_reset(flash):
+    s = Script()
+    s.tap("menu")           # Mode
+    s.tap("place")          # 2 players
+    s.tap("menu")           # Rule
+    s.tap("place")          # Exactly five
+    s.tap("menu")           # Start
+    s.tap("place")
+    s.wait(300)
+    s.reset()               # nothing played: nothing to resume
+    s.wait(1500)
+    s.snap("menu", [(x, y) for x in range(0, 240, 2) for y in range(40, 140)])
+    s.tap("place")          # Start, with the remembered choices
+    s.wait(300)
+    s.place(7 * 15 + 7)
+    s.wait(400)
+    snap_board(s, "one")
+    dev = run_device(board_sim, s.end(), flash)
+    assert dev.resets == 1
+    one = board_from(dev, "one")
+    assert one.count(1) == 1 and one.count(2) == 0      # no AI reply
+    assert bv.BANNER in dev.snaps["menu"]
+    import settings
+    st = settings.Settings()
+    assert st.load() and st.values[settings.MODE] == settings.MODE_LOCAL
+    assert st.values[settings.RULE] == 1

@@ -1,0 +1,57 @@
+"""The same firmware on every board: the ESP32's landscape ILI9341 with an
+MPU6050 and three keys (no joystick), the Pico-LCD-1.3 in its hat's
+rotation, the simulator's board: menu by keys, cursor by tilt, stones by
+pixels."""
+import os
+
+import pytest
+
+import host_sim
+
+host_sim.install()
+
+import board_esp32_ili9341  # noqa: E402
+import board_pico_lcd13  # noqa: E402
+import board_sim  # noqa: E402
+import board_view as bv  # noqa: E402
+from app_script import Script, layout, run_device, stone_point  # noqa: E402
+
+BOARDS = [board_sim, board_pico_lcd13, board_esp32_ili9341]
+
+
+@pytest.mark.parametrize("board", BOARDS, ids=lambda b: b.NAME)
+def test_two_player_moves_by_tilt_and_keys(board, tmp_path):
+    view = layout(board)
+    old = os.getcwd()
+    os.chdir(tmp_path)
+    try:
+        s = Script()
+        s.tap("menu")       # Mode
+        s.tap("place")      # 2 players
+        s.tap("menu")       # Rule
+        s.tap("menu")       # Start
+        s.tap("place")
+        s.wait(300)
+        a, b = 5 * 15 + 9, 9 * 15 + 4
+        s.place(a, how="tilt")
+        s.place(b, how="tilt")
+        s.wait(300)
+        s.snap("stones", [stone_point(view, i) for i in range(225)])
+        s.snap("cursor", [view.origin(i) for i in range(225)])
+        s.tap("back")       # undo white
+        s.wait(300)
+        s.snap("undone", [stone_point(view, i) for i in range(225)])
+        dev = run_device(board, s.end(), str(tmp_path))
+    finally:
+        os.chdir(old)
+    want = [0] * 225
+    want[a] = bv.BLACK
+    want[b] = bv.WHITE
+    got = [p if p in (bv.BLACK, bv.WHITE) else 0
+           for p in dev.snaps["stones"]]
+    assert got == want
+    assert [i for i in range(225) if dev.snaps["cursor"][i] == bv.CURSOR] \
+        == [b]
+    want[b] = 0
+    assert [p if p in (bv.BLACK, bv.WHITE) else 0
+            for p in dev.snaps["undone"]] == want
