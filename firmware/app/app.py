@@ -222,6 +222,8 @@ class App:
 
     # ---- one game and its rematches --------------------------------------
     def play(self, resume=None):
+        if resume is None:
+            savegame.clear()        # a new game: the old one is given up
         while True:
             if not self.new_game(resume):
                 return

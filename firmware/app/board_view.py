@@ -44,9 +44,10 @@ class BoardView:
         self.radius = self.c - 1
         self.x0 = (w - N * p) // 2
         self.y0 = lh + (h - 2 * lh - N * p) // 2
-        self.status = TextLine(lcd, 0, 0, w, lh, font_w, font_h, TEXT, SCREEN)
+        self.status = TextLine(lcd, 0, 0, w, lh, font_w, font_h, TEXT,
+                               SCREEN, 2)
         self.message = TextLine(lcd, 0, h - lh, w, lh, font_w, font_h,
-                                TEXT, SCREEN)
+                                TEXT, SCREEN, 2)
         self._buf = bytearray(p * p * 2)
         r = self.radius
         self._half = bytearray(r + 1)      # half-width of a stone's row

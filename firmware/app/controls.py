@@ -66,5 +66,7 @@ class Controls:
     def settle(self):
         """Forget tilt and repeats (after a long computation or a screen)."""
         self._rep_ev = 0
+        if hasattr(self.buttons, "clear"):
+            self.buttons.clear()    # no presses queued while busy
         if self.tilt is not None:
             self.tilt.reset()

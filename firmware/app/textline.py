@@ -2,7 +2,7 @@
 
 
 class TextLine:
-    def __init__(self, lcd, x, y, w, h, font_w, font_h, fg, bg):
+    def __init__(self, lcd, x, y, w, h, font_w, font_h, fg, bg, pad=0):
         self.lcd = lcd
         self.x = x
         self.y = y
@@ -10,7 +10,8 @@ class TextLine:
         self.h = h
         self.fw = font_w
         self.ty = y + (h - font_h) // 2
-        self.n = w // font_w
+        self.n = (w - 2 * pad) // font_w
+        self.tx = x + pad
         self.fg = fg
         self.bg = bg
         self.text = None        # None: nothing drawn yet
@@ -44,7 +45,8 @@ class TextLine:
             j = i + 1
             while j < n and s[j] != old[j]:
                 j += 1
-            self.lcd.text(s[i:j], self.x + i * self.fw, self.ty, self.fg, self.bg)
+            self.lcd.text(s[i:j], self.tx + i * self.fw, self.ty, self.fg,
+                          self.bg)
             i = j
         self.text = s
 
