@@ -84,7 +84,7 @@ def setup_pair(seed=3):
     for k in range(5):
         mover = a if k % 2 == 0 else b
         assert mover.send_move(3 + k, 4 + (k % 2))
-        run(lambda: a.count == b.count == k + 1 and not a.link.queue
+        run(lambda n=k + 1: a.count == b.count == n and not a.link.queue
             and not b.link.queue)
     # the joiner (white) is to move; its radio is now ours to feed
     feed = FeedRadio()

@@ -9,7 +9,6 @@ import multitest
 import match_players
 import host_sim.match as H
 import match as M
-import link as L
 
 
 def test_pairing_moves_rematch_and_goodbye():
@@ -23,7 +22,7 @@ def test_pairing_moves_rematch_and_goodbye():
             yield 10
         log["host"] = (m.code, m.my_colour, m.state)
         # the joiner (black) opens; the host answers on the next column
-        for k in range(4):
+        for _ in range(4):
             while m.poll(time.ticks_ms()) != M.EV_MOVE:
                 yield 5
             x, y = m.last_peer_move
@@ -155,7 +154,7 @@ def test_restore_resyncs_the_device_behind():
     for k in range(6):
         mover, other = (a, b) if k % 2 == 0 else (b, a)
         assert mover.send_move(k, 0 if mover is a else 1)
-        step(a, b, lambda: other.count == k + 1)
+        step(a, b, lambda o=other, n=k + 1: o.count == n)
         if k == 2:
             snap = b.snapshot()                  # b's save three moves ago
     # b loses power and boots from the old save
@@ -177,7 +176,7 @@ def test_diverged_lists_are_repaired_to_the_hosts():
     for k in range(4):
         mover = a if k % 2 == 0 else b
         assert mover.send_move(k, 5)
-        step(a, b, lambda: a.count == b.count == k + 1)
+        step(a, b, lambda n=k + 1: a.count == b.count == n)
     # a corrupted save: same session, a different history of the same length
     bad = M.Match.restore(nb.radio, b.snapshot(), seed=3)
     bad._truncate(2)
@@ -259,7 +258,8 @@ for t in range(20000):
     time.sleep_ms(7)
 gc.collect()
 print(a.code == b.code, a.count, bytes(a.moves[:a.count]) == bytes(b.moves[:b.count]),
-      a.game.winner, b.game.winner, b.stats["moves_applied"] + a.stats["moves_applied"])
+      a.game.winner, b.game.winner,
+      sum(m.stats["moves_applied"] + m.stats["moves_synced"] for m in ms))
 """
     out = upy.run(code, heapsize="512k", shims=True,
                   extra_path=[upy.ROOT / "host_sim" / "chips"]).split()

@@ -12,6 +12,7 @@ Link: addresses, one preallocated buffer each way, send now or reliably
 (retransmitted with backoff and jitter until an ACK of its seq arrives),
 receive and check. Counters in `stats`.
 """
+import time
 from micropython import const
 
 VERSION = const(1)
@@ -96,7 +97,7 @@ class Link:
         self.n = 0              # length of the packet in rxb
         self.session = 0
         self.host = False
-        self.dest = None
+        self.dest = address(PAIR_LSB)
         self.seq = self.rand.next() & 0xFFFF
         self.queue = []         # reliable: [seq, type, game, count, payload, due]
         self.backoff = self.RETRY_MS
@@ -172,12 +173,12 @@ class Link:
     def drop(self, typ):
         self.queue = [e for e in self.queue if e[1] != typ]
 
-    def service(self, now, ticks_diff):
+    def service(self, now):
         """Send the head of the reliable queue if it is due."""
         if not self.queue:
             return
         e = self.queue[0]
-        if ticks_diff(now, e[5]) < 0:
+        if time.ticks_diff(now, e[5]) < 0:
             return
         if e[6]:
             self.stats["retransmits"] += 1
@@ -186,7 +187,7 @@ class Link:
         wait = self.backoff + self.rand.next() % (self.backoff // 2 + 1)
         if ok:
             self.backoff = min(self.backoff * 2, self.RETRY_MAX_MS)
-        e[5] = now + wait
+        e[5] = time.ticks_add(now, wait)
 
     # ---- receiving --------------------------------------------------------
 

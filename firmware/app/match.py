@@ -80,7 +80,7 @@ _S_RESYNC = 2           # STATUS flags bit 1: the sender is resyncing
 
 
 def _seed():
-    s = time.ticks_us()
+    s = time.ticks_diff(time.ticks_us(), 0)
     try:
         import machine
         for b in machine.unique_id():
@@ -104,8 +104,9 @@ class Match:
             raise ValueError("host_colour must be 1 (black) or 2 (white)")
         self.link = L.Link(radio, _seed() if seed is None else seed)
         self.stats = self.link.stats
-        for k in ("moves_applied", "illegal", "out_of_turn", "duplicates",
-                  "conflicts", "resyncs", "divergences", "acks_sent"):
+        for k in ("moves_applied", "moves_synced", "illegal", "out_of_turn",
+                  "duplicates", "conflicts", "resyncs", "divergences",
+                  "acks_sent"):
             self.stats[k] = 0
         now = time.ticks_ms() if now_ms is None else now_ms
         self.host = host
@@ -129,7 +130,7 @@ class Match:
         self._status_due = now
         self._hello_due = now
         self._join_at = now
-        self._reply_at = now - _REPLY_MS
+        self._reply_at = time.ticks_add(now, -_REPLY_MS)
         self._t = now
         self.nonce = self.link.rand.next() or 1
         ln = self.link
@@ -158,7 +159,7 @@ class Match:
         now = self._now()
         self.link.reliable(L.MOVE, self.game_no, idx,
                            (x, y, hb >> 8, hb & 0xFF), now)
-        self.link.service(now, time.ticks_diff)     # on air at once
+        self.link.service(now)     # on air at once
         return True
 
     def rematch(self):
@@ -197,7 +198,8 @@ class Match:
                 if self.session and td(now_ms, self._join_at) > _JOIN_GIVEUP_MS:
                     self._forget_offer()
                 if not self.session and td(now_ms, self._hello_due) >= 0:
-                    self._hello_due = now_ms + _HELLO_MS + ln.rand.next() % 40
+                    self._hello_due = time.ticks_add(
+                        now_ms, _HELLO_MS + ln.rand.next() % 40)
                     ln.send(L.HELLO, 0, 0, self._u32(self.nonce), session=0)
         else:
             if self.state in (PAIRED, RESYNCING) and td(now_ms, self._heard) > _LOST_MS:
@@ -207,7 +209,7 @@ class Match:
             if td(now_ms, self._status_due) >= 0:
                 self._send_status(now_ms)
         self._prune()
-        ln.service(now_ms, td)
+        ln.service(now_ms)
         return self._pop()
 
     def snapshot(self):
@@ -339,7 +341,7 @@ class Match:
                        (h >> 8, h & 0xFF, flags))
         self._reply_at = now
         iv = _RESYNC_STATUS_MS if self.state == RESYNCING else _STATUS_MS
-        self._status_due = now + iv + self.link.rand.next() % 50
+        self._status_due = time.ticks_add(now, iv + self.link.rand.next() % 50)
 
     def _reply_status(self, now):
         if time.ticks_diff(now, self._reply_at) >= _REPLY_MS:
@@ -579,6 +581,7 @@ class Match:
             return
         if self.count > before:
             st["resyncs"] += 1
+            st["moves_synced"] += self.count - before
             self._find_peer_move()
             self.events.append(EV_SYNCED)
             self._reply_status(now)
