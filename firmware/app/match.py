@@ -15,17 +15,24 @@ API for the app (everything is non-blocking; call poll() every loop):
     m.rematch()            # ask for / accept a rematch (colours swap)
     m.close()              # say goodbye, radio powered down
 
-    m.state      # link state for the screen: WAITING, PAIRED, LOST, RESYNCING
+    m.state      # link state, a string to show: WAITING "waiting",
+                 # PAIRED "paired", LOST "peer lost", RESYNCING "resyncing",
+                 # CLOSED "closed"
     m.code       # "4821": short pairing code both screens show (None before)
+    m.rule, m.game_no  # the host's rule; 0, 1, ... one per (re)match game
     m.game       # the gomoku.Game both devices keep identical (read only:
                  # draw it; never play() on it directly)
     m.my_colour  # 1 black, 2 white (0 before pairing)
     m.my_turn()  # True when send_move() would be accepted
     m.last_peer_move   # (x, y) of the opponent's last move, or None
     m.rematch_wanted, m.peer_rematch   # who asked for a rematch
-    m.snapshot() # bytes to save with the game after every event/move;
+    m.snapshot() # bytes (< 250) to save after pairing, after every move
+                 # (own or peer's) and after EV_SYNCED / EV_NEW_GAME;
                  # Match.restore(radio, blob) resumes (ValueError if corrupt)
-    m.stats      # counters: dict name -> int (retransmits, foreign, ...)
+    m.stats      # counters, name -> int: sent, radio_fail, retransmits,
+                 # received, foreign, malformed, illegal, out_of_turn,
+                 # duplicates, conflicts, moves_applied, moves_synced,
+                 # resyncs, divergences, acks_sent
 
 Events from poll():
     EV_PAIRED        pairing done: show m.code, the rule and m.my_colour
@@ -47,7 +54,8 @@ the number is the next one: a duplicate is acknowledged again, never applied
 twice. Every STATUS (count, hash of the move list, game number) lets the
 device behind fetch the moves it misses; if the lists disagree the host's
 list wins and it is counted. A restored device stays RESYNCING (no local
-moves) until it has heard the peer's status.
+moves) until it has heard the peer's status. Packets of another session,
+of our own role, malformed, illegal or out of turn are dropped and counted.
 """
 import time
 
