@@ -55,3 +55,43 @@ def test_two_player_moves_by_tilt_and_keys(board, tmp_path):
     want[b] = 0
     assert [p if p in (bv.BLACK, bv.WHITE) else 0
             for p in dev.snaps["undone"]] == want
+
+
+def test_missing_display_is_named_and_retried(tmp_path, capsys):
+    from host_sim import device
+    dev = device.Device(board_esp32_ili9341, str(tmp_path), lcd=False)
+    dev.run(until_ms=12000)
+    out = capsys.readouterr().out
+    assert out.count("Display ILI9341 not found (SPI2 sck=18 mosi=23 "
+                     "miso=19 cs=5 dc=4 rst=15)") >= 2   # at boot, on retry
+
+
+def test_missing_radio_is_named_and_wireless_is_not_offered(tmp_path, capsys):
+    view = layout(board_sim)
+    old = os.getcwd()
+    os.chdir(tmp_path)
+    try:
+        s = Script(start_ms=700)
+        s.snap("note", [(x, y) for x in range(0, 240, 3)
+                        for y in range(0, 80, 2)])
+        s.tap("place")      # dismiss the note
+        s.tap("menu")       # Mode
+        s.tap("place")      # 2 players
+        s.tap("place")      # vs AI again: no third mode without a radio
+        s.tap("menu")       # Rule
+        s.tap("menu")       # Black
+        s.tap("menu")       # Start
+        s.tap("place")
+        s.wait(300)
+        s.place(7 * 15 + 8)
+        s.wait(400)
+        s.snap("stones", [stone_point(view, i) for i in range(225)])
+        dev = run_device(board_sim, s.end(), str(tmp_path), radio=False)
+    finally:
+        os.chdir(old)
+    out = capsys.readouterr().out
+    assert "Radio NRF24L01 not found (SPI0 sck=6 mosi=7 miso=4 cs=5 ce=14)" \
+        in out
+    assert bv.ALERT in dev.snaps["note"]
+    stones = dev.snaps["stones"]
+    assert stones.count(bv.BLACK) == 1 and stones.count(bv.WHITE) == 1
