@@ -1,19 +1,81 @@
-"""Gomoku AI entry point (first cut: a legal move nearest the centre)."""
+"""Gomoku AI: best_move(g, level) -> y*15+x."""
+# Level 1: a single-ply scorer over the shape tables; allocates nothing.
+# Higher levels come from the search module, imported only when asked for.
+# per-direction weight of a shape code (see gomoku). Sums rank: five >
+# straight four, double four, four-three (>= 780) > double three (>= 600)
+# > four > three > twos. Only OVERLINE is odd.
+_W = (0, 1, 6, 20, 30, 300, 320, 480, 4000, 4000, 30000)
+SEED = [0]
+
+
+def seed(n):
+    # seeds the search levels' PRNG (kept in SEED for search)
+    SEED[0] = n
+    try:
+        import search
+        search.seed(n)
+    except (ImportError, AttributeError):
+        pass
 
 
 def best_move(g, level=1):
     if g.winner:
         raise ValueError("game over")
-    if level != 1:
+    if level == 1:
+        return _level1(g)
+    try:
+        import search
+    except ImportError:
         raise ValueError("level %d not available" % level)
+    return search.best_move(g, level)
+
+
+def _tier(s):
+    return 3 if s >= 30000 else 2 if s >= 780 else 1 if s >= 600 else 0
+
+
+def _level1(g):
+    W = _W
+    P = g.pat
+    bd = g.board
+    me = g.turn
+    why = g._why
+    ao = (me - 1) << 1
+    do = 2 - ao
     best = -1
-    bd = 99
-    for i in range(225):
-        x = i % 15
-        y = i // 15
-        if not g.stone(x, y):
-            d = abs(x - 7) + abs(y - 7)
-            if d < bd:
-                bd = d
-                best = i
-    return best
+    bi = -1
+    p = 0
+    while p < 225:
+        i = p << 2
+        v = P[i + ao]
+        w = P[i + ao + 1]
+        e = P[i + do]
+        f = P[i + do + 1]
+        if v | w | e | f:
+            a = W[v & 15] + W[v >> 4] + W[w & 15] + W[w >> 4]
+            d = W[e & 15] + W[e >> 4] + W[f & 15] + W[f >> 4]
+            t = 0
+            if a >= 600 or d >= 600:
+                t = _tier(a) << 1
+                if (_tier(d) << 1) - 1 > t:
+                    t = (_tier(d) << 1) - 1
+            k = (t << 20) + a + d + d
+            if k > best and why:
+                # renju: a black double three/four or overline may be forbidden
+                s = a if me == 1 else d
+                if (s & 1 or 600 <= s < 30000) and why(g, p):
+                    k = -1 if me == 1 else (_tier(a) << 21) + a
+        elif bd[p >> 2] >> ((p & 3) << 1) & 3 or why and me == 1 and why(g, p):
+            k = -1
+        else:
+            # no shape: prefer the centre
+            x = p % 15 - 7
+            y = p // 15 - 7
+            k = -2 - x * x - y * y
+            if best >= 0 or k <= best:
+                k = -1
+        if k > best:
+            best = k
+            bi = p
+        p += 1
+    return bi

@@ -1,0 +1,73 @@
+"""The Game class behind gomoku (see gomoku for the contract)."""
+from pattern import update
+
+
+class Game:
+    def __init__(self, rule=0):
+        if rule not in (0, 1, 4):
+            raise ValueError("rule must be 0, 1 or 4")
+        self.rule = rule
+        self.exact = 6 if rule == 1 else 2 if rule == 4 else 0
+        self.board = bytearray(57)
+        self.pat = bytearray(900)
+        self.hist = bytearray(225)
+        self.moves = self.winner = 0
+        self.turn = 1
+        self._ln = bytearray(21)
+        self._lb = bytearray(16)
+        self._why = None
+        if rule == 4:
+            import renju
+            self._why = renju.why
+
+    def stone(self, x, y):
+        if type(x) is not int or type(y) is not int or not (0 <= x < 15 and 0 <= y < 15):
+            raise ValueError("(%r, %r) is off the board" % (x, y))
+        i = y * 15 + x
+        return self.board[i >> 2] >> ((i & 3) << 1) & 3
+
+    def _set(self, i, c):
+        b = self.board
+        s = (i & 3) << 1
+        b[i >> 2] = b[i >> 2] & ~(3 << s) | c << s
+        update(self, i)
+
+    def play(self, x, y):
+        if self.stone(x, y):
+            raise ValueError("(%d, %d) is occupied" % (x, y))
+        if self.winner:
+            raise ValueError("game over")
+        i = y * 15 + x
+        c = self.turn
+        if c == 1 and self._why:
+            import renju
+            renju.veto(self, i)
+        # a five is read off the codes the move had before it was played
+        w = (i << 2) + (c << 1) - 2
+        w = self.pat[w] | self.pat[w + 1] << 8
+        self._set(i, c)
+        self.hist[self.moves] = i
+        self.moves += 1
+        while w:
+            if w & 15 == 10:
+                self.winner = c
+            w >>= 4
+        if self.moves > 224 and not self.winner:
+            self.winner = 3
+        self.turn = 3 - c
+        return self.winner
+
+    def undo(self):
+        if not self.moves:
+            raise ValueError("nothing to undo")
+        self.moves -= 1
+        self._set(self.hist[self.moves], 0)
+        self.winner = 0
+        self.turn = 3 - self.turn
+
+    def forbidden(self, x, y):
+        return not self.stone(x, y) and self._why is not None and self._why(self, y * 15 + x) > 0
+
+    def five(self):
+        import winrow
+        return winrow.five(self)

@@ -1,0 +1,23 @@
+"""The winning row of a finished Game, for the display to highlight."""
+from pattern import reach, STEP
+
+
+def five(g):
+    """(x, y, dx, dy, n): the row's first stone, step and length; else None."""
+    c = g.winner
+    if not 0 < c < 3:
+        return None
+    b = g.board
+    for d in range(4):
+        s = STEP[d]
+        p = g.hist[g.moves - 1]
+        k = reach(p, d, 1)
+        while k and b[(p - s) >> 2] >> (((p - s) & 3) << 1) & 3 == c:
+            p -= s
+            k -= 1
+        n = 1
+        k = reach(p, d, 0)
+        while n <= k and b[(p + n * s) >> 2] >> (((p + n * s) & 3) << 1) & 3 == c:
+            n += 1
+        if n == 5 or n > 5 and not g.exact >> c & 1:
+            return p % 15, p // 15, (1, 0, 1, -1)[d], (0, 1, 1, 1)[d], n
