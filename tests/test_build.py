@@ -22,6 +22,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))
 import build  # noqa: E402
 import deploy  # noqa: E402
+import wiring  # noqa: E402
 
 BOARDS = ("pico_lcd13", "esp32_ili9341")
 
@@ -64,7 +65,6 @@ def test_two_modules_with_one_name_are_refused(tmp_path, monkeypatch):
     (tmp_path / "b" / "util.py").write_text("X = 2\n")
     monkeypatch.setattr(build, "LAYERS", (("a", tmp_path / "a"),
                                           ("b", tmp_path / "b")))
-    monkeypatch.setattr(build, "ROOT", tmp_path)
     with pytest.raises(build.BuildError, match="'util' is used twice"):
         build.firmware_modules()
 
@@ -80,6 +80,26 @@ def test_a_failed_build_keeps_the_last_good_one(tmp_path, monkeypatch):
         build.build("pico_lcd13", tmp_path)
     assert sorted(p.name for p in (tmp_path / "pico_lcd13" / "lib").iterdir()) == good
     assert not (tmp_path / "pico_lcd13.partial").exists()
+
+
+def test_report_flags_asserts_that_the_build_compiles_away(tmp_path, monkeypatch):
+    extra = tmp_path / "extra"
+    extra.mkdir()
+    (extra / "checked.py").write_text("def f(x):\n    assert x > 0\n    return x\n")
+    monkeypatch.setattr(build, "LAYERS", build.LAYERS + (("app", extra),))
+    report = build.build("pico_lcd13", tmp_path / "out")
+    row = [r for r in report["modules"] if r["module"] == "checked"][0]
+    assert row["asserts"] == 1
+    assert "1 assert(s) removed by -O1" in build.format_report(report)
+
+
+def test_hardware_doc_wiring_tables_are_the_board_files():
+    doc = (ROOT / "docs" / "HARDWARE.md").read_text()
+    tables = wiring.all_tables()
+    assert len(tables) == 2
+    for block in tables:
+        assert block in doc, "docs/HARDWARE.md is stale: python tools/wiring.py --all"
+    assert "| L3G4200D gyro | SDA | GP26 (pin 31) |" in tables[1]
 
 
 def test_unknown_board_and_simulator_board_are_refused(tmp_path):

@@ -103,12 +103,11 @@ def firmware_modules():
             name = src.stem
             if name == "board":
                 raise BuildError("%s: `board` is reserved for the board config"
-                                 % src.relative_to(ROOT))
+                                 % _rel(src))
             if name in seen:
                 raise BuildError("module name %r is used twice: %s and %s (the "
                                  "device's /lib is flat)" % (
-                                     name, seen[name][1].relative_to(ROOT),
-                                     src.relative_to(ROOT)))
+                                     name, _rel(seen[name][1]), _rel(src)))
             seen[name] = (layer, src)
     return [(name, layer, src) for name, (layer, src) in sorted(seen.items())]
 
@@ -119,6 +118,20 @@ def has_native_code(mpy_path):
     return header[0:1] == b"M" and (header[2] >> 2) != 0
 
 
+def _rel(path):
+    """path relative to the repository when it is inside it."""
+    try:
+        return path.relative_to(ROOT).as_posix()
+    except ValueError:
+        return str(path)
+
+
+def count_asserts(src):
+    """assert statements in a module (-O1 and above compile them away)."""
+    tree = ast.parse(src.read_text(), str(src))
+    return sum(isinstance(n, ast.Assert) for n in ast.walk(tree))
+
+
 def compile_module(src, dest, source_name, opt, march):
     cmd = [mpy_cross(), "-O%d" % opt, "-s", source_name, "-o", str(dest)]
     if march:
@@ -127,7 +140,7 @@ def compile_module(src, dest, source_name, opt, march):
     proc = subprocess.run(cmd, capture_output=True, text=True)
     if proc.returncode != 0:
         raise BuildError("mpy-cross failed on %s:\n%s" % (
-            src.relative_to(ROOT) if src.is_relative_to(ROOT) else src,
+            _rel(src),
             (proc.stderr or proc.stdout).strip()))
 
 
@@ -176,10 +189,11 @@ def _build_into(out, board, port, board_file, modules, opt, march):
         dest = lib / (name + ".mpy")
         compile_module(src, dest, name + ".py", opt, march)
         rows.append({"module": name, "layer": layer,
-                     "source": str(src.relative_to(ROOT)),
+                     "source": _rel(src),
                      "py_bytes": src.stat().st_size,
                      "mpy_bytes": dest.stat().st_size,
-                     "native": has_native_code(dest)})
+                     "native": has_native_code(dest),
+                     "asserts": count_asserts(src) if opt else 0})
     # main.py stays source, but it must compile for the target too.
     if MAIN.exists():
         compile_module(MAIN, out / "main.mpy.check", "main.py", opt, march)
@@ -215,7 +229,9 @@ def format_report(report):
             else len(LAYERS), r["module"])):
         lines.append("  %-22s %-9s %8d %8d%s" % (
             "lib/" + r["module"] + ".mpy", r["layer"], r["py_bytes"],
-            r["mpy_bytes"], "  native code" if r["native"] else ""))
+            r["mpy_bytes"], ("  native code" if r["native"] else "") + (
+                "  %d assert(s) removed by -O%d" % (r["asserts"], report["opt"])
+                if r.get("asserts") else "")))
     if report["main_py_bytes"] is None:
         lines.append("  main.py                MISSING (firmware/main.py does not "
                      "exist yet): not deployable")
