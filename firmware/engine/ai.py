@@ -30,8 +30,14 @@ def best_move(g, level=1):
     return search.best_move(g, level)
 
 
-def _tier(s):
-    return 3 if s >= 30000 else 2 if s >= 780 else 1 if s >= 600 else 0
+def _key(a, d):
+    # own five > block five > own win-next > block it > own double three >
+    # block it > the rest by a + 2d (defence first pays against the seeds)
+    t = 0
+    if a >= 600 or d >= 600:
+        t = (6 if a >= 30000 else 5 if d >= 30000 else 4 if a >= 780 else
+             3 if d >= 780 else 2 if a >= 600 else 1)
+    return (t << 20) + a + d + d
 
 
 def _level1(g):
@@ -42,7 +48,7 @@ def _level1(g):
     why = g._why
     ao = (me - 1) << 1
     do = 2 - ao
-    best = -1
+    best = -999
     bi = -1
     p = 0
     while p < 225:
@@ -54,26 +60,22 @@ def _level1(g):
         if v | w | e | f:
             a = W[v & 15] + W[v >> 4] + W[w & 15] + W[w >> 4]
             d = W[e & 15] + W[e >> 4] + W[f & 15] + W[f >> 4]
-            t = 0
             if a >= 600 or d >= 600:
-                t = _tier(a) << 1
-                if (_tier(d) << 1) - 1 > t:
-                    t = (_tier(d) << 1) - 1
-            k = (t << 20) + a + d + d
+                k = _key(a, d)
+            else:
+                k = a + d + d
             if k > best and why:
-                # renju: a black double three/four or overline may be forbidden
+                # renju: black's double three/four or overline may be forbidden
                 s = a if me == 1 else d
                 if (s & 1 or 600 <= s < 30000) and why(g, p):
-                    k = -1 if me == 1 else (_tier(a) << 21) + a
-        elif bd[p >> 2] >> ((p & 3) << 1) & 3 or why and me == 1 and why(g, p):
-            k = -1
+                    k = -999 if me == 1 else _key(a, 0)
+        elif bd[p >> 2] >> ((p & 3) << 1) & 3:
+            k = -999
         else:
-            # no shape: prefer the centre
-            x = p % 15 - 7
-            y = p // 15 - 7
-            k = -2 - x * x - y * y
-            if best >= 0 or k <= best:
-                k = -1
+            # no shape anywhere near: the free point nearest the centre
+            v = p % 15 - 7
+            w = p // 15 - 7
+            k = -1 - v * v - w * w
         if k > best:
             best = k
             bi = p

@@ -97,8 +97,8 @@ def _sweep(g, ln, base, st, d, c):
                 if v:
                     pat[j] &= keep
                 else:
-                    l = tr[lb[k]]
-                    r = tr[rc]
-                    if l > r:
-                        l, r = r, l
-                    pat[j] = (pat[j] & keep) | (((_T[((r * (r + 1)) >> 1) + l] >> sh) & 15) << ns)
+                    a = tr[lb[k]]
+                    b = tr[rc]
+                    if a > b:
+                        a, b = b, a
+                    pat[j] = (pat[j] & keep) | (((_T[((b * (b + 1)) >> 1) + a] >> sh) & 15) << ns)
