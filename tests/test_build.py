@@ -4,6 +4,7 @@ build is deployed with the real mpremote command over a serial link to the
 MicroPython unix port, which then boots main.py from that flash and plays a
 whole game against the AI from the .mpy files."""
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -27,6 +28,14 @@ import wiring  # noqa: E402
 BOARDS = ("pico_lcd13", "esp32_ili9341")
 
 
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    """Both boards built once for the tests that only read the build:
+    -> {board: (build root, report)}."""
+    root = tmp_path_factory.mktemp("build")
+    return {b: (root, build.build(b, root)) for b in BOARDS}
+
+
 def source_modules():
     names = set()
     for folder in ("engine", "drivers", "app"):
@@ -36,9 +45,9 @@ def source_modules():
 
 
 @pytest.mark.parametrize("board", BOARDS)
-def test_build_is_the_flat_device_layout_and_nothing_else(board, tmp_path):
-    report = build.build(board, tmp_path)
-    out = tmp_path / board
+def test_build_is_the_flat_device_layout_and_nothing_else(board, built):
+    root, report = built[board]
+    out = root / board
     lib = {p.name for p in (out / "lib").iterdir()}
     assert lib == {m + ".mpy" for m in source_modules() | {"board"}}
     assert sorted(p.name for p in out.iterdir()) == ["build.json", "lib", "main.py"]
@@ -69,8 +78,8 @@ def test_two_modules_with_one_name_are_refused(tmp_path, monkeypatch):
         build.firmware_modules()
 
 
-def test_a_failed_build_keeps_the_last_good_one(tmp_path, monkeypatch):
-    build.build("pico_lcd13", tmp_path)
+def test_a_failed_build_keeps_the_last_good_one(tmp_path, monkeypatch, built):
+    shutil.copytree(built["pico_lcd13"][0] / "pico_lcd13", tmp_path / "pico_lcd13")
     good = sorted(p.name for p in (tmp_path / "pico_lcd13" / "lib").iterdir())
     broken = tmp_path / "broken"
     broken.mkdir()
@@ -141,11 +150,10 @@ def manifest_modules(manifest):
 
 
 @pytest.mark.parametrize("board", BOARDS)
-def test_manifest_freezes_what_the_build_deploys(board, tmp_path):
+def test_manifest_freezes_what_the_build_deploys(board, built):
     frozen = manifest_modules(ROOT / "manifests" / board / "manifest.py")
-    build.build(board, tmp_path)
-    built = {p.stem for p in (tmp_path / board / "lib").glob("*.mpy")}
-    assert set(frozen) == built | {"main", "board_" + board}
+    lib = {p.stem for p in (built[board][0] / board / "lib").glob("*.mpy")}
+    assert set(frozen) == lib | {"main", "board_" + board}
     assert frozen["main"] == ROOT / "firmware" / "main.py"
     # the frozen `board` is the board's config under the name firmware imports
     ns = {}
@@ -183,11 +191,11 @@ def check_game(out, board, expected, winner):
     assert files["gomoku"] and files["ai"] and files["app"]
 
 
-def test_deploy_over_serial_then_boot_and_play_pico(tmp_path):
+def test_deploy_over_serial_then_boot_and_play_pico(tmp_path, built):
     """tools/deploy.py's mpremote command, over a serial link to MicroPython,
     then the flash boots and plays a whole game from the .mpy files."""
     import board_pico_lcd13
-    build.build("pico_lcd13", tmp_path / "build")
+    root = built["pico_lcd13"][0]
     flash = tmp_path / "flash"
     (flash / "lib").mkdir(parents=True)
     (flash / "lib" / "gomoku.py").write_text("raise ImportError('stale')\n")
@@ -196,14 +204,14 @@ def test_deploy_over_serial_then_boot_and_play_pico(tmp_path):
     with SerialBoard(flash) as dev:
         proc = subprocess.run(
             [sys.executable, str(ROOT / "tools" / "deploy.py"), "--board",
-             "pico_lcd13", "--build", str(tmp_path / "build"), "--port",
+             "pico_lcd13", "--build", str(root), "--port",
              dev.url, "--no-soft-reset"],
             capture_output=True, text=True, timeout=240)
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
-    built = tmp_path / "build" / "pico_lcd13"
-    for p in (built / "lib").iterdir():
+    out = root / "pico_lcd13"
+    for p in (out / "lib").iterdir():
         assert (flash / "lib" / p.name).read_bytes() == p.read_bytes(), p.name
-    assert (flash / "main.py").read_bytes() == (built / "main.py").read_bytes()
+    assert (flash / "main.py").read_bytes() == (out / "main.py").read_bytes()
     assert not (flash / "lib" / "gomoku.py").exists()
     assert not (flash / "board.py").exists()
     assert (flash / "notes.txt").read_text() == "the owner's file\n"
@@ -215,13 +223,13 @@ def test_deploy_over_serial_then_boot_and_play_pico(tmp_path):
     check_game(out, "pico_lcd13", expected, winner)
 
 
-def test_esp32_build_boots_and_plays_by_tilt_alone(tmp_path):
+def test_esp32_build_boots_and_plays_by_tilt_alone(tmp_path, built):
     """The ESP32 board has three buttons and no joystick: the whole game is
     played by tilting the MPU6050, from the esp32 build's .mpy files."""
     import board_esp32_ili9341
-    build.build("esp32_ili9341", tmp_path / "build")
     flash = tmp_path / "flash"
-    built_device.flash_from_build(tmp_path / "build" / "esp32_ili9341", flash)
+    built_device.flash_from_build(built["esp32_ili9341"][0] / "esp32_ili9341",
+                                  flash)
     events, expected, winner = built_device.game_script(board_esp32_ili9341,
                                                         "tilt")
     built_device.write_events(tmp_path / "script.json", events)
