@@ -104,8 +104,9 @@ def test_an_illegal_move_is_reported(mb, tmp_path):
     (tmp_path / "gomoku.py").write_text(TINY_GOMOKU)
     (tmp_path / "ai.py").write_text("def best_move(g, level):\n    return 7 * 15 + 7\n")
     rep = mcu.play_game(level=1, rule=0, seed=1, mb=mb, engine=tmp_path)
-    assert rep["error"].startswith("I 112 ")      # (7, 7) is taken by the opening
+    assert rep["error"] == "ValueError: illegal"  # from play(): (7, 7) is taken
     assert rep["problems"] == ["move 4 on occupied point 7,7"]
+    assert rep["moves"] == [[7, 7]] and rep["heap_locked_moves"] == 1
 
 
 def test_a_stand_in_engine_plays_to_a_full_board(mb, tmp_path):
@@ -148,7 +149,7 @@ def test_call_runs_at_top_level_and_resends_garbled_commands(mb):
         mb.call("_nope()")                  # a real error: raised at once
     assert mb.retries == before + 4
     with pytest.raises(ValueError):
-        mb.call("x" * 17)
+        mb.call("x" * 25)
 
 
 @pytest.mark.parametrize("tb,expr,garbled", [
@@ -217,9 +218,26 @@ def test_window_of_unechoed_bytes_is_safe_for_long_lines(mb):
     mb.exec("del s", flush=True)
 
 
+def test_a_full_heap_is_a_clear_error(mb):
+    mb.soft_reset()
+    mb.exec("junk = []\ntry:\n while 1:\n  junk.append(bytearray(64))\nexcept MemoryError:\n"
+            " pass", flush=True)
+    with pytest.raises(mcu.MicroBitError, match="MemoryError"):
+        mb.exec("x = [1, 2, 3]\nprint(len(x))")
+    mb.soft_reset()
+    assert mb.eval("1 + 1") == 2
+
+
 def test_a_full_flash_is_a_clear_error(mb):
+    """Last of the board tests: a full micro:bit file system may lose files."""
+    mb.soft_reset()
+    for name in mb.listdir():
+        mb.remove(name)
     with pytest.raises(mcu.MicroBitError, match="flash file system is full"):
-        mb.put("huge.txt", "y" * 40000)
+        try:
+            mb.put("huge.txt", "y" * 40000)
+        except mcu.LinkError as e:
+            raise AssertionError("%s; retries: %s" % (e, mb.retry_log)) from None
     assert "huge.txt" not in mb.listdir()
     assert mb.eval("1 + 1") == 2            # the link still works
 

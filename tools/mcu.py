@@ -29,6 +29,7 @@ import io
 import json
 import os
 import random
+import re
 import select
 import subprocess
 import sys
@@ -76,6 +77,28 @@ def _garbled(traceback, expr):
     return False
 
 
+def _file_lines(text):
+    """The input() lines that carry `text` to put()'s loader."""
+    out = []
+    pos = 0
+    while pos < len(text):
+        end = text.find("\n", pos, pos + LINE + 1)
+        piece = text[pos:end if end >= 0 else pos + LINE]
+        plain = all(32 <= ord(c) < 127 for c in piece)
+        if not plain:
+            piece = piece[:LINE // 4]       # escapes can take 4 characters each
+            out.append(ascii(piece + ("\n" if end == pos + len(piece) else ""))
+                       .encode("ascii"))
+            pos += len(piece) + (1 if end == pos + len(piece) else 0)
+        elif end >= 0 and end == pos + len(piece):
+            out.append(b"+" + piece.encode("ascii"))
+            pos = end + 1
+        else:
+            out.append(b"=" + piece.encode("ascii"))
+            pos += len(piece)
+    return out
+
+
 class MicroBit:
     """One emulated micro:bit running MicroPython 1.9.2, in the raw REPL."""
 
@@ -89,7 +112,9 @@ class MicroBit:
         self.proc = None
         self._buf = b""
         self.retries = 0        # commands re-sent after a lost byte
+        self.retry_log = []     # why (the LinkError messages)
         self.window = WINDOW
+        self._helper = False    # _mf() defined on the board (see mem_free)
 
     # -- life cycle -------------------------------------------------------
     def start(self):
@@ -213,15 +238,22 @@ class MicroBit:
             try:
                 self._buf = b""
                 self._write(COMMAND + b"\x04")
-                head = self._read_until(PROMPT, 5)
+                head = self._read_until((PROMPT, b"\x04>"), 5)
+                if head.endswith(b"\x04>"):       # it raised before input()
+                    tb = head.split(b"\x04")[-2].decode("utf-8", "replace")
+                    tb = tb.replace("\r\n", "\n")
+                    if not _garbled(tb, COMMAND.decode()):
+                        raise MicroBitError(tb, code)
+                    raise LinkError("garbled start: %r" % head)
                 if not head.endswith(b"OK" + PROMPT):
                     raise LinkError("bad start: %r" % head)
                 self._send_echoed(payload)
                 return
-            except LinkError:
+            except LinkError as e:
                 if self.proc.poll() is not None or attempt == 4:
                     raise
                 self.retries += 1
+                self.retry_log.append("exec: %s" % e)
                 self._abort()
 
     def _finish(self, timeout, code=""):
@@ -257,7 +289,7 @@ class MicroBit:
         self.exec("", flush=True)
 
     def call(self, expr, timeout=None):
-        """Run a short expression (<= 16 characters) at the raw REPL's top level.
+        """Run a short statement (<= 24 characters) at the raw REPL's top level.
 
         exec() runs code inside exec(), which takes about 470 of the 1.8 KB C
         stack; use call() for what must see the stack a device's main.py
@@ -265,17 +297,18 @@ class MicroBit:
         without the echo check (too short for the guest to drop bytes in
         practice); a garbled command is recognised and sent again.
         """
-        if len(expr) > 16 or not all(32 <= ord(c) < 127 for c in expr):
+        if len(expr) > 24 or not all(32 <= ord(c) < 127 for c in expr):
             raise ValueError("call() takes a short printable expression, not %r" % expr)
         for attempt in range(5):
             self._buf = b""
             self._write(expr.encode("ascii") + b"\x04")
             try:
                 self._read_until(b"OK", 3)
-            except LinkError:
+            except LinkError as e:
                 if self.proc.poll() is not None or attempt == 4:
                     raise
                 self.retries += 1
+                self.retry_log.append("call %s: %s" % (expr, e))
                 self._abort()
                 continue
             try:
@@ -284,6 +317,7 @@ class MicroBit:
                 if attempt == 4 or not _garbled(e.traceback, expr):
                     raise
                 self.retries += 1
+                self.retry_log.append("call %s: garbled? %s" % (expr, e.traceback[-80:]))
         raise LinkError("call(%r) failed" % expr)
 
     def eval(self, expr, timeout=None):
@@ -298,10 +332,11 @@ class MicroBit:
             try:
                 self._put(name, text)
                 break
-            except LinkError:
+            except LinkError as e:
                 if self.proc.poll() is not None or attempt == 3:
                     raise
                 self.retries += 1
+                self.retry_log.append("put %s: %s" % (name, e))
                 self._abort()
                 self.exec("try:\n f.close()\nexcept:\n pass")
         size = self.eval("__import__('os').size(%r)" % name)
@@ -310,13 +345,16 @@ class MicroBit:
             raise LinkError("%s: %d bytes on the board, %d sent" % (name, size, want))
 
     def _put(self, name, text):
-        loader = ("f=open(%r,'w')\nwhile 1:\n l=eval(input('\\x05'))\n"
-                  " if not l:break\n f.write(l)\nf.close()\ndel f,l" % name)
+        # A line is '+text' (write text and a newline), '=text' (write text)
+        # for printable ASCII, or an ascii() literal for anything else; ''
+        # ends the file. Most lines thus need no parser on the board.
+        loader = ("f=open(%r,'w')\nwhile 1:\n l=input('\\x05')\n if not l:break\n"
+                  " c=l[0]\n if c=='+':f.write(l[1:]);f.write('\\n')\n"
+                  " elif c=='=':f.write(l[1:])\n else:f.write(eval(l))\n"
+                  "f.close()\ndel f,l,c" % name)
         self._begin(loader)
-        chunks = [text[i:i + LINE] for i in range(0, len(text), LINE)] + [""]
-        for chunk in chunks:                # the last line, '', ends the file
-            line = ascii(chunk).encode("ascii")
-            head = self._read_until((PROMPT, b"\x04>"), 10)
+        for line in _file_lines(text) + [b""]:
+            head = self._read_until((PROMPT, b"\x04>"), 30)
             if not head.endswith(PROMPT):   # the guest raised (e.g. flash full)
                 self._buf = head + self._buf
                 try:
@@ -348,12 +386,31 @@ class MicroBit:
     def soft_reset(self):
         """Soft reboot: clears the heap and all state (files stay)."""
         self._buf = b""
+        self._helper = False
         self._write(b"\x04")
         self._read_until(b"soft reboot\r\nraw REPL; CTRL-B to exit\r\n>", 10)
 
     def mem_free(self):
-        """Free heap in bytes after a collection."""
-        return int(self.exec("import gc\ngc.collect()\nprint(gc.mem_free())", flush=True))
+        """Free heap in bytes after a collection.
+
+        Measured by a small helper (_mf, defined once after each reset) run
+        at the top level, so that measuring allocates next to nothing and
+        does not fragment the heap between measurements.
+        """
+        if not self._helper:
+            self.exec("import gc,micropython\ndef _mf():\n gc.collect()\n"
+                      " print(gc.mem_free())", flush=True)
+            self._helper = True
+        return int(self.call("_mf()"))
+
+    def largest_free_block(self):
+        """The largest contiguous free heap block in bytes (after a collection)."""
+        self.mem_free()
+        out = self.call("micropython.mem_info()")
+        m = re.search(r"max free sz: (\d+)", out)
+        if not m:
+            raise LinkError("no 'max free sz' in mem_info(): %r" % out)
+        return int(m.group(1)) * 16         # 16-byte blocks on a 32-bit port
 
 
 # -- uploading modules ------------------------------------------------------
@@ -457,34 +514,31 @@ def engine_modules(entry=("gomoku", "ai"), engine=ENGINE):
 
 
 # -- a level-N game on the board ---------------------------------------------
-# Kept tiny: it shares the heap with the engine. One line per move:
-# "<move> <us> <free-before>" or "E <exception>"; the heap is locked only
-# around best_move, so printing happens unlocked.
-GAME_DRIVER = """\
-def _game(r,lv,op):
+# A module on the board, imported after the engine (an import streams the
+# file through the parser: far less heap than exec of its source). One line
+# a move: "<move> <us> <free heap>", then "W <winner>". The heap is locked
+# only around best_move: an allocation there raises MemoryError, which ends
+# the game with a traceback (the finally unlocks, so the board stays usable);
+# an illegal move raises ValueError from play().
+DRIVER = "mcudrv"
+DRIVER_SOURCE = """\
+import gc,utime,micropython as u
+def game(r,lv,op):
+ import gomoku,ai
  g=gomoku.Game(r)
  for m in op:g.play(m%15,m//15)
  while g.winner==0:
   gc.collect()
   f=gc.mem_free()
-  micropython.heap_lock()
-  t=utime.ticks_us()
+  u.heap_lock()
   try:
+   t=utime.ticks_us()
    m=ai.best_move(g,lv)
-   e=None
-  except Exception as x:
-   e=x
-  t=utime.ticks_diff(utime.ticks_us(),t)
-  micropython.heap_unlock()
-  if e is not None:
-   print('E',repr(e))
-   return
+   t=utime.ticks_diff(utime.ticks_us(),t)
+  finally:
+   u.heap_unlock()
   print(m,t,f)
-  try:
-   g.play(m%15,m//15)
-  except ValueError as x:
-   print('I',m,repr(x))
-   return
+  g.play(m%15,m//15)
  print('W',g.winner)
 """
 
@@ -552,8 +606,10 @@ def play_game(level=1, rule=0, seed=1, strip=True, mb=None, engine=ENGINE, log=N
     try:
         t0 = time.monotonic()
         mb.soft_reset()
+        if DRIVER in names:
+            raise ValueError("an engine module may not be called %s.py" % DRIVER)
         for old in mb.listdir():            # the flash holds only ~15 KB
-            if old.endswith(".py") and old[:-3] not in names:
+            if old.endswith(".py") and old[:-3] not in names + [DRIVER]:
                 mb.remove(old)
         for name in names:
             text = (engine / (name + ".py")).read_text()
@@ -561,24 +617,27 @@ def play_game(level=1, rule=0, seed=1, strip=True, mb=None, engine=ENGINE, log=N
             mb.put(name + ".py", sent)
             report["modules"][name] = {"source_bytes": len(text.encode()),
                                        "uploaded_bytes": len(sent.encode())}
+        mb.put(DRIVER + ".py", DRIVER_SOURCE)
         report["upload_s"] = round(time.monotonic() - t0, 2)
         mb.soft_reset()
-        mb.exec("import gc,utime,micropython\ndef _i(n):\n globals()[n]=__import__(n)")
+        mb.mem_free()                       # defines the helper
         report["free_before_import"] = free = mb.mem_free()
         try:
+            # At the raw REPL's top level (call), as from a device's main.py:
+            # the C stack is as deep as it would be there.
             for name in names:              # one at a time: the cost of each
                 report["failed_at"] = "import " + name
-                if len(name) > 10:
-                    mb.exec("_n=%r" % name, flush=True)
-                    mb.call("_i(_n)")
-                else:                       # at top level: the stack of a main.py
-                    mb.call("_i(%r)" % name)
+                mb.call("import " + name)
                 now = mb.mem_free()
                 report["modules"][name]["import_bytes"] = free - now
                 free = now
             report["free_after_import"] = free
-            report["failed_at"] = "game driver"
-            mb.exec(GAME_DRIVER)
+            report["failed_at"] = "import the %d-byte test driver %s.py" % (
+                len(DRIVER_SOURCE), DRIVER)
+            mb.call("import " + DRIVER)
+            report["free_before_game"] = now = mb.mem_free()
+            report["driver_bytes"] = free - now
+            report["largest_free_block_before_game"] = mb.largest_free_block()
             del report["failed_at"]
         except MicroBitError as e:
             report["error"] = e.traceback.strip().splitlines()[-1]
@@ -586,19 +645,17 @@ def play_game(level=1, rule=0, seed=1, strip=True, mb=None, engine=ENGINE, log=N
             report["memory_error"] = "MemoryError" in e.traceback
             return report
         report["import_bytes"] = report["free_before_import"] - report["free_after_import"]
-        report["free_before_game"] = mb.mem_free()
-        report["driver_bytes"] = report["free_after_import"] - report["free_before_game"]
         op = opening(seed)
         report["opening"] = [[m % 15, m // 15] for m in op]
         t0 = time.monotonic()
         try:
-            mb.exec("_a=(%d,%d,%r)" % (rule, level, op))
-            mb.flush_history()
-            out = mb.call("_game(*_a)", timeout=1800)
+            mb.exec("_a=(%d,%d,%r)" % (rule, level, op), flush=True)
+            out = mb.call("%s.game(*_a)" % DRIVER, timeout=1800)
         except MicroBitError as e:
             report["error"] = e.traceback.strip().splitlines()[-1]
             report["traceback"] = e.traceback
-            out = ""
+            report["memory_error"] = "MemoryError" in e.traceback
+            out = e.output
         report["game_s"] = round(time.monotonic() - t0, 2)
         moves, us, free = [], [], []
         winner = 0
@@ -608,8 +665,6 @@ def play_game(level=1, rule=0, seed=1, strip=True, mb=None, engine=ENGINE, log=N
                 continue
             if f[0] == "W":
                 winner = int(f[1])
-            elif f[0] in ("E", "I"):
-                report["error"] = ln
             else:
                 m, t, fr = map(int, ln.split())
                 moves.append(m)
@@ -622,7 +677,6 @@ def play_game(level=1, rule=0, seed=1, strip=True, mb=None, engine=ENGINE, log=N
         report["max_ms"] = round(max(ms), 1) if ms else None
         report["min_free_during_game"] = min(free) if free else None
         report["winner"] = winner
-        report["memory_error"] = "MemoryError" in (report["error"] or "")
         report["heap_locked_moves"] = len(moves)
         report["free_at_end"] = mb.mem_free()
         report["problems"] = check_game(rule, op, moves, winner)
