@@ -257,7 +257,7 @@ class MatchRun:
             if not self.captured or rng.random() >= self.inject:
                 continue
             ch, addr, payload = rng.choice(self.captured)
-            kind = rng.randrange(4)
+            kind = rng.randrange(5)
             p = bytearray(payload)
             if kind == 0:       # random bytes
                 p = bytearray(rng.randrange(256) for _ in range(rng.randint(1, 32)))
@@ -269,7 +269,13 @@ class MatchRun:
                 n = len(p) - 2
                 c = L.crc16(p, n, L.session_key(L.session_of(p)))
                 p[n], p[n + 1] = c >> 8, c & 0xFF
-            # kind 3: a replay of an old packet, unchanged
+            elif kind == 3:     # our session, the receiver's own role
+                if len(p) > 2:
+                    p[2] ^= L.F_HOST
+                    n = len(p) - 2
+                    c = L.crc16(p, n, L.session_key(L.session_of(p)))
+                    p[n], p[n + 1] = c >> 8, c & 0xFF
+            # kind 4: a replay of an old packet, unchanged
             self.medium.inject(ch, addr, bytes(p), rate=1000000)
             self.injected += 1
 

@@ -23,6 +23,7 @@ UdpMedium does the same between simulator processes over UDP on 127.0.0.1
 radios answer with their ACK (or none) at once, and the sender waits (wall
 clock, at most `wait_s`) for the answers while still serving its own port.
 Peers serve their port from a sim_clock hook, i.e. whenever their clock moves.
+Between processes only `loss` applies (dup/reorder/delay act in-process).
 
 MicroPython-compatible except UdpMedium.
 """

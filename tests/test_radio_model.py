@@ -291,3 +291,47 @@ def test_ard_too_short_for_ack_payload_at_250k(air):
     sim_clock.advance_us(20000)
     assert a.status() & N.MAX_RT                         # the ACK never fits
     assert b.model.received == 1
+
+
+def test_reuse_tx_pl_sends_the_same_payload_again(air):
+    _, a, b = air
+    b.setup(True, B, A)
+    a.setup(False, A, B)
+    a.load(b"again", N.W_TX_PAYLOAD_NOACK)
+    a.xfer(N.REUSE_TX_PL)
+    assert a.r(N.FIFO_STATUS) & 0x40                   # TX_REUSE
+    for _ in range(3):
+        a.pulse()
+        sim_clock.advance_us(1000)
+        assert a.status() & N.TX_DS
+        a.w(N.STATUS, N.TX_DS)
+    assert a.model.sent == 3 and b.model.received == 3
+    assert not a.r(N.FIFO_STATUS) & 0x10               # still in the FIFO
+    a.xfer(N.FLUSH_TX)                                 # ends the reuse
+    assert a.r(N.FIFO_STATUS) & 0x50 == 0x10
+
+
+def test_ce_toggle_after_max_rt_resends_with_the_same_pid(air):
+    med, a, b = air
+    frames = []
+    med.listeners.append(lambda f: frames.append((f.payload, f.pid))
+                         if f.sender is a.model else None)
+    a.setup(False, A, B, retr=0x11)
+    a.load(b"late")
+    a.pulse()
+    sim_clock.advance_us(4000)
+    assert a.status() & N.MAX_RT
+    b.setup(True, B, A)                                # the peer wakes up
+    a.w(N.STATUS, N.MAX_RT)
+    a.pulse()
+    sim_clock.advance_us(4000)
+    assert a.status() & N.TX_DS and b.model.received == 1
+    a.w(N.STATUS, N.TX_DS)
+    a.load(b"next")
+    a.pulse()
+    sim_clock.advance_us(4000)
+    assert b.model.received == 2
+    late = {pid for p, pid in frames if p == b"late"}
+    nxt = {pid for p, pid in frames if p == b"next"}
+    assert len([1 for p, _ in frames if p == b"late"]) == 3
+    assert len(late) == 1 and len(nxt) == 1 and late != nxt

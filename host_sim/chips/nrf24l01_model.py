@@ -169,7 +169,7 @@ class NRF24L01Model:
         self.addr = {RX_ADDR_P0: bytearray(b"\xe7" * 5),
                      RX_ADDR_P1: bytearray(b"\xc2" * 5),
                      TX_ADDR: bytearray(b"\xe7" * 5)}
-        self.tx_fifo = []       # [payload bytes, noack, ack_pipe or -1]
+        self.tx_fifo = []       # [payload, noack, ack pipe or -1, PID or -1]
         self.rx_fifo = []       # [pipe, payload bytes]
         self.reuse = False
         self.mode = POWER_DOWN
@@ -350,11 +350,11 @@ class NRF24L01Model:
             if len(self.tx_fifo) >= 3 or not 1 <= len(data) <= 32:
                 return
             self.reuse = False
-            self.tx_fifo.append([data, cmd == W_TX_PAYLOAD_NOACK, -1])
+            self.tx_fifo.append([data, cmd == W_TX_PAYLOAD_NOACK, -1, -1])
             self._tx_kick()
         elif (cmd & 0xF8) == W_ACK_PAYLOAD:
             if len(self.tx_fifo) < 3 and 1 <= len(data) <= 32:
-                self.tx_fifo.append([data, False, cmd & 7])
+                self.tx_fifo.append([data, False, cmd & 7, -1])
 
     def glitch_width(self, w):
         """Make R_RX_PL_WID answer `w` (> 32: the datasheet's corrupt case)."""
@@ -445,7 +445,11 @@ class NRF24L01Model:
         self.mode = TX_MODE
         self._tx_gen += 1
         gen = self._tx_gen
-        self._pid = (self._pid + 1) & 3
+        if head[3] < 0:
+            # a new payload from the MCU gets the next PID; the same payload
+            # again (REUSE_TX_PL, CE toggled after MAX_RT) keeps its PID
+            self._pid = (self._pid + 1) & 3
+            head[3] = self._pid
         self.regs[OBSERVE_TX] &= 0xF0   # ARC_CNT restarts per packet
         start = max(now, self._ready_us) + T_SETTLE
         sim_clock.call_at(start, lambda: self._tx_air(gen, head))
@@ -464,7 +468,7 @@ class NRF24L01Model:
         noack = entry[1]
         f = Frame(self.regs[RF_CH], rate,
                   bytes(self.addr[TX_ADDR][:self._addr_w()]), entry[0],
-                  self._pid, noack, bool(self.regs[FEATURE] & EN_DPL),
+                  entry[3], noack, bool(self.regs[FEATURE] & EN_DPL),
                   self._crc_len())
         f.t0 = now
         f.t_end = now + air_us(len(entry[0]), self._addr_w(), f.crc, rate)
