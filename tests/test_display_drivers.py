@@ -227,3 +227,24 @@ def test_id_read_runs_at_4_mhz_and_restores_the_bus_clock():
     ili9341.ILI9341(spi, machine.Pin(dc.CS), machine.Pin(dc.DC),
                     rst=machine.Pin(dc.RST), check_id=True, baudrate=40000000)
     assert Spy.read_at == [4000000] and spi.baudrate == 40000000
+
+
+def test_from_board_builds_each_board_display():
+    import machine
+    import lcd_base
+    import board_pico_lcd13
+    import board_esp32_ili9341
+    from host_sim import device
+    for board in (board_pico_lcd13, board_esp32_ili9341):
+        dev = device.Device(board)
+        d = lcd_base.from_board(board.LCD)
+        assert (d.width, d.height) == (board.LCD["width"], board.LCD["height"])
+        d.fill_rect(0, 0, 10, 5, 0xF800)
+        assert dev.lcd.pixel(9, 4) == 0xF800 and dev.lcd.pixel(10, 4) == 0
+        assert dev.lcd.errors == []
+    # no LCD on the bus: the ESP32 board (MISO wired) says so ...
+    machine.forget_all()
+    with pytest.raises(OSError, match="ILI9341 not answering .*cs=Pin\\(5\\)"):
+        lcd_base.from_board(board_esp32_ili9341.LCD)
+    # ... the Pico-LCD-1.3 (no MISO) cannot tell: documented, no exception
+    lcd_base.from_board(board_pico_lcd13.LCD)
