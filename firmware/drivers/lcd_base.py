@@ -1,8 +1,9 @@
 """Shared MIPI-DCS code for the SPI colour LCDs (ST7789, ILI9341).
 
 Draws straight into the controller's RAM through CASET/RASET/RAMWR windows,
-big-endian RGB565, from one preallocated 1024-byte line buffer (512 pixels);
-there is no framebuffer. Subclasses give the chip's name, RAM size, MADCTL
+big-endian RGB565, from one preallocated 1024-byte line buffer (512 pixels)
+and a few cached views of it, so steady drawing allocates nothing; there is
+no framebuffer. Subclasses give the chip's name, RAM size, MADCTL
 per rotation, ID check and init extras.
 
 Coordinates: `width` x `height` is the drawing area after rotation.
