@@ -29,8 +29,15 @@ def main(argv):
             rep = mcu.play_game(level=1, rule=rule, seed=seed, mb=mb, engine=engine)
             reports.append(rep)
             if rep["error"] or rep["problems"]:
-                print("level1 game on micro:bit (rule %d, opening %d) FAILED: %s %s"
-                      % (rule, seed, rep["error"], rep["problems"]))
+                print("level1 game on micro:bit (rule %d, opening %d) FAILED%s: %s %s"
+                      % (rule, seed, " at " + rep["failed_at"] if "failed_at" in rep else "",
+                         rep["error"], rep["problems"]))
+                for key in ("free_before_import", "free_after_import", "free_before_game",
+                            "largest_free_block_before_game"):
+                    if key in rep:
+                        print("  %s: %s" % (key, rep[key]))
+                for name, m in rep["modules"].items():
+                    print("  module %s: %s" % (name, m))
                 if rep.get("traceback"):
                     print(rep["traceback"].rstrip())
                 return 1
@@ -45,14 +52,20 @@ def main(argv):
     mods = ", ".join("%s %d" % (n, m["import_bytes"]) for n, m in r["modules"].items())
     free_min = min(min(x["min_free_during_game"], x["free_at_end"]) for x in reports)
     print("engine import on micro:bit: %d bytes of heap (%s); free heap %d before import, "
-          "%d after, %d at the lowest during a game with the %d-byte test driver "
-          "(budget: fits in ~9 KB) %s"
+          "%d after (budget: fits in ~9 KB) %s"
           % (r["import_bytes"], mods, r["free_before_import"], r["free_after_import"],
-             free_min, r["driver_bytes"], verdict(free_min > 0)))
-    flash = sum(m["uploaded_bytes"] for m in r["modules"].values())
+             verdict(r["free_after_import"] > 0)))
+    print("engine game on micro:bit: free heap %d before the game (after the %d-byte test "
+          "driver; largest free block %d), %d at the lowest during a game (budget: > 0) %s"
+          % (r["free_before_game"], r["driver_bytes"], r["largest_free_block_before_game"],
+             free_min, verdict(free_min > 0)))
+    flash = max(x["uploaded_bytes"] for x in reports)
     source = sum(m["source_bytes"] for m in r["modules"].values())
-    print("engine on micro:bit flash: %d bytes uploaded (%d in source, comments and "
-          "docstrings stripped) of ~%d bytes of file system" % (flash, source, FLASH))
+    lazy = sorted({n for x in reports for n in x["lazy_modules"]})
+    print("engine on micro:bit flash: up to %d bytes uploaded (top-level modules %d bytes in "
+          "source; comments, docstrings and indentation stripped%s) of ~%d bytes of file "
+          "system" % (flash, source, "; also loaded when needed: " + ", ".join(lazy)
+                      if lazy else "", FLASH))
     return 0
 
 

@@ -100,6 +100,42 @@ def test_a_move_that_allocates_fails_the_game(mb, tmp_path):
     assert "game did not finish" in rep["problems"]
 
 
+def test_modules_imported_when_needed_are_found_and_uploaded(mb, tmp_path):
+    """A module the engine imports only for one rule goes up on demand."""
+    (tmp_path / "gomoku.py").write_text(TINY_GOMOKU.replace(
+        "        self.n = 0\n",
+        "        self.n = 0\n"
+        "        if rule == 4:\n            import extra\n            extra.setup(self)\n"))
+    (tmp_path / "extra.py").write_text("def setup(g):\n    g.b[224] = 2\n    g.n += 1\n")
+    (tmp_path / "ai.py").write_text(
+        "def best_move(g, level):\n    for i in range(225):\n"
+        "        if not g.b[i]:\n            return i\n")
+    plain = mcu.play_game(level=1, rule=0, seed=1, mb=mb, engine=tmp_path)
+    assert plain["error"] is None and plain["lazy_modules"] == []
+    rep = mcu.play_game(level=1, rule=4, seed=1, mb=mb, engine=tmp_path)
+    assert rep["error"] is None, rep.get("traceback")
+    assert rep["lazy_modules"] == ["extra"]
+    assert list(rep["modules"]) == ["gomoku", "ai"]
+    assert len(rep["moves"]) == 225 - 4 - 1         # (14, 14) was taken by extra
+    assert sorted(mb.listdir()) == ["ai.py", "extra.py", "gomoku.py", "mcudrv.py"]
+
+
+def test_engine_modules_dependencies_first(tmp_path):
+    (tmp_path / "gomoku.py").write_text("from shapes import T\ntry:\n    import tables\n"
+                                        "except ImportError:\n    pass\nimport micropython\n")
+    (tmp_path / "shapes.py").write_text("import tables\nT = 1\n")
+    (tmp_path / "tables.py").write_text("X = 1\n")
+    (tmp_path / "ai.py").write_text("import gomoku\n\n\ndef best_move(g, level):\n"
+                                    "    import search\n")
+    (tmp_path / "search.py").write_text("import ai\n")
+    assert mcu.engine_modules(engine=tmp_path) == ["tables", "shapes", "gomoku", "ai"]
+    assert mcu.engine_modules(("search",), tmp_path) == ["tables", "shapes", "gomoku", "ai",
+                                                         "search"]
+    (tmp_path / "ai.py").unlink()
+    with pytest.raises(FileNotFoundError):
+        mcu.engine_modules(engine=tmp_path)
+
+
 def test_an_illegal_move_is_reported(mb, tmp_path):
     (tmp_path / "gomoku.py").write_text(TINY_GOMOKU)
     (tmp_path / "ai.py").write_text("def best_move(g, level):\n    return 7 * 15 + 7\n")

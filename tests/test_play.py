@@ -5,7 +5,6 @@ from pathlib import Path
 
 import pytest
 
-import gomoku
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))

@@ -595,96 +595,116 @@ def check_game(rule, op, moves, winner):
     return problems
 
 
-def play_game(level=1, rule=0, seed=1, strip=True, mb=None, engine=ENGINE, log=None):
-    """Upload the engine, soft-reset, play one game on the board: a report dict."""
-    names = engine_modules(engine=engine)
+def play_game(level=1, rule=0, seed=1, strip=True, mb=None, engine=ENGINE):
+    """Upload the engine, soft-reset, play one game on the board: a report dict.
+
+    Uploaded: the modules gomoku and ai import at top level (imported one at
+    a time, each one's heap cost measured), plus any engine module the game
+    itself imports when it needs it (renju for the renju rule, say): found
+    by playing, on "no module named", then uploaded and the game replayed.
+    """
     own = mb is None
     mb = mb or MicroBit().start()
-    report = {"level": level, "rule": rule, "modules": {}, "error": None,
-              "memory_error": False, "problems": [], "moves": [], "move_ms": [],
-              "heap_locked_moves": 0}
     try:
-        t0 = time.monotonic()
-        mb.soft_reset()
-        if DRIVER in names:
-            raise ValueError("an engine module may not be called %s.py" % DRIVER)
-        for old in mb.listdir():            # the flash holds only ~15 KB
-            if old.endswith(".py") and old[:-3] not in names + [DRIVER]:
-                mb.remove(old)
-        for name in names:
-            text = (engine / (name + ".py")).read_text()
-            sent = strip_source(text) if strip else text
-            mb.put(name + ".py", sent)
-            report["modules"][name] = {"source_bytes": len(text.encode()),
-                                       "uploaded_bytes": len(sent.encode())}
-        mb.put(DRIVER + ".py", DRIVER_SOURCE)
-        report["upload_s"] = round(time.monotonic() - t0, 2)
-        mb.soft_reset()
-        mb.mem_free()                       # defines the helper
-        report["free_before_import"] = free = mb.mem_free()
-        try:
-            # At the raw REPL's top level (call), as from a device's main.py:
-            # the C stack is as deep as it would be there.
-            for name in names:              # one at a time: the cost of each
-                report["failed_at"] = "import " + name
-                mb.call("import " + name)
-                now = mb.mem_free()
-                report["modules"][name]["import_bytes"] = free - now
-                free = now
-            report["free_after_import"] = free
-            report["failed_at"] = "import the %d-byte test driver %s.py" % (
-                len(DRIVER_SOURCE), DRIVER)
-            mb.call("import " + DRIVER)
-            report["free_before_game"] = now = mb.mem_free()
-            report["driver_bytes"] = free - now
-            report["largest_free_block_before_game"] = mb.largest_free_block()
-            del report["failed_at"]
-        except MicroBitError as e:
-            report["error"] = e.traceback.strip().splitlines()[-1]
-            report["traceback"] = e.traceback
-            report["memory_error"] = "MemoryError" in e.traceback
-            return report
-        report["import_bytes"] = report["free_before_import"] - report["free_after_import"]
-        op = opening(seed)
-        report["opening"] = [[m % 15, m // 15] for m in op]
-        t0 = time.monotonic()
-        try:
-            mb.exec("_a=(%d,%d,%r)" % (rule, level, op), flush=True)
-            out = mb.call("%s.game(*_a)" % DRIVER, timeout=1800)
-        except MicroBitError as e:
-            report["error"] = e.traceback.strip().splitlines()[-1]
-            report["traceback"] = e.traceback
-            report["memory_error"] = "MemoryError" in e.traceback
-            out = e.output
-        report["game_s"] = round(time.monotonic() - t0, 2)
-        moves, us, free = [], [], []
-        winner = 0
-        for ln in out.split("\n"):
-            f = ln.split(None, 1)
-            if not f:
-                continue
-            if f[0] == "W":
-                winner = int(f[1])
-            else:
-                m, t, fr = map(int, ln.split())
-                moves.append(m)
-                us.append(t)
-                free.append(fr)
-        ms = [t / 1000 for t in us]
-        report["moves"] = [[m % 15, m // 15] for m in moves]
-        report["move_ms"] = [round(t, 1) for t in ms]
-        report["median_ms"] = round(sorted(ms)[len(ms) // 2], 1) if ms else None
-        report["max_ms"] = round(max(ms), 1) if ms else None
-        report["min_free_during_game"] = min(free) if free else None
-        report["winner"] = winner
-        report["heap_locked_moves"] = len(moves)
-        report["free_at_end"] = mb.mem_free()
-        report["problems"] = check_game(rule, op, moves, winner)
-        report["link_retries"] = mb.retries
-        return report
+        lazy = []
+        while True:
+            report = _play_game(level, rule, seed, strip, mb, engine, lazy)
+            m = re.search(r"ImportError: no module named '(\w+)'", report["error"] or "")
+            if not m or m.group(1) in lazy or not (engine / (m.group(1) + ".py")).exists():
+                return report
+            lazy += [n for n in engine_modules((m.group(1),), engine) if n not in lazy]
     finally:
         if own:
             mb.close()
+
+
+def _play_game(level, rule, seed, strip, mb, engine, lazy):
+    names = engine_modules(engine=engine)
+    lazy = [n for n in lazy if n not in names]
+    report = {"level": level, "rule": rule, "modules": {}, "lazy_modules": lazy,
+              "error": None, "memory_error": False, "problems": [], "moves": [],
+              "move_ms": [], "heap_locked_moves": 0}
+    t0 = time.monotonic()
+    mb.soft_reset()
+    if DRIVER in names + lazy:
+        raise ValueError("an engine module may not be called %s.py" % DRIVER)
+    for old in mb.listdir():            # the flash holds only ~15 KB
+        if old.endswith(".py") and old[:-3] not in names + lazy + [DRIVER]:
+            mb.remove(old)
+    for name in names + lazy:
+        text = (engine / (name + ".py")).read_text()
+        sent = strip_source(text) if strip else text
+        mb.put(name + ".py", sent)
+        if name in names:
+            report["modules"][name] = {"source_bytes": len(text.encode()),
+                                       "uploaded_bytes": len(sent.encode())}
+    report["uploaded_bytes"] = sum(mb.eval("__import__('os').size(%r)" % (n + ".py"))
+                                   for n in names + lazy)
+    mb.put(DRIVER + ".py", DRIVER_SOURCE)
+    report["upload_s"] = round(time.monotonic() - t0, 2)
+    mb.soft_reset()
+    mb.mem_free()                       # defines the helper
+    report["free_before_import"] = free = mb.mem_free()
+    try:
+        # At the raw REPL's top level (call), as from a device's main.py:
+        # the C stack is as deep as it would be there.
+        for name in names:              # one at a time: the cost of each
+            report["failed_at"] = "import " + name
+            mb.call("import " + name)
+            now = mb.mem_free()
+            report["modules"][name]["import_bytes"] = free - now
+            free = now
+        report["free_after_import"] = free
+        report["failed_at"] = "import the %d-byte test driver %s.py" % (
+            len(DRIVER_SOURCE), DRIVER)
+        mb.call("import " + DRIVER)
+        report["free_before_game"] = now = mb.mem_free()
+        report["driver_bytes"] = free - now
+        report["largest_free_block_before_game"] = mb.largest_free_block()
+        del report["failed_at"]
+    except MicroBitError as e:
+        report["error"] = e.traceback.strip().splitlines()[-1]
+        report["traceback"] = e.traceback
+        report["memory_error"] = "MemoryError" in e.traceback
+        return report
+    report["import_bytes"] = report["free_before_import"] - report["free_after_import"]
+    op = opening(seed)
+    report["opening"] = [[m % 15, m // 15] for m in op]
+    t0 = time.monotonic()
+    try:
+        mb.exec("_a=(%d,%d,%r)" % (rule, level, op), flush=True)
+        out = mb.call("%s.game(*_a)" % DRIVER, timeout=1800)
+    except MicroBitError as e:
+        report["error"] = e.traceback.strip().splitlines()[-1]
+        report["traceback"] = e.traceback
+        report["memory_error"] = "MemoryError" in e.traceback
+        out = e.output
+    report["game_s"] = round(time.monotonic() - t0, 2)
+    moves, us, free = [], [], []
+    winner = 0
+    for ln in out.split("\n"):
+        f = ln.split(None, 1)
+        if not f:
+            continue
+        if f[0] == "W":
+            winner = int(f[1])
+        else:
+            m, t, fr = map(int, ln.split())
+            moves.append(m)
+            us.append(t)
+            free.append(fr)
+    ms = [t / 1000 for t in us]
+    report["moves"] = [[m % 15, m // 15] for m in moves]
+    report["move_ms"] = [round(t, 1) for t in ms]
+    report["median_ms"] = round(sorted(ms)[len(ms) // 2], 1) if ms else None
+    report["max_ms"] = round(max(ms), 1) if ms else None
+    report["min_free_during_game"] = min(free) if free else None
+    report["winner"] = winner
+    report["heap_locked_moves"] = len(moves)
+    report["free_at_end"] = mb.mem_free()
+    report["problems"] = check_game(rule, op, moves, winner)
+    report["link_retries"] = mb.retries
+    return report
 
 
 def main(argv=None):

@@ -89,7 +89,7 @@ class Brain:
     def _new_game(self, moves=(), rule=None):
         """A Game with `moves` replayed; ProtocolError if one is illegal."""
         g = gomoku.Game(rule=self.rule if rule is None else rule)
-        for i, (x, y) in enumerate(moves):
+        for x, y in moves:
             if g.winner:
                 raise ProtocolError("move %d,%d comes after the game ended" % (x, y))
             try:
