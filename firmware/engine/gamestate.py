@@ -33,10 +33,11 @@ class Game:
         update(self, i)
 
     def play(self, x, y):
-        if self.stone(x, y):
-            raise ValueError("(%d, %d) is occupied" % (x, y))
+        s = self.stone(x, y)
         if self.winner:
             raise ValueError("game over")
+        if s:
+            raise ValueError("(%d, %d) is occupied" % (x, y))
         i = y * 15 + x
         c = self.turn
         if c == 1 and self._why:

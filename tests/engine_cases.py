@@ -1,0 +1,299 @@
+"""Engine behaviour cases, runnable on CPython (pytest) and MicroPython.
+
+Each case_* function builds positions with gomoku.Game and asserts what the
+rules and level 1 must do. tests/test_engine_rules.py runs them under pytest;
+tests/test_engine_upy.py runs them all on the MicroPython unix port under a
+fixed heap (run_all()). MicroPython-compatible: no f-strings, no CPython-only
+modules.
+"""
+import ai
+import gomoku
+
+RULES = (gomoku.FREESTYLE, gomoku.STANDARD, gomoku.RENJU)
+# scattered stones off every test row: the side that is not being tested
+# plays these in between, and can never make a five from them
+FILL = ((1, 9), (4, 1), (4, 13), (10, 1), (10, 13), (13, 9), (1, 12), (13, 12),
+        (9, 1), (12, 4))
+
+
+def snap(g):
+    return (bytes(g.board), bytes(g.pat), bytes(g.hist), g.moves, g.turn, g.winner)
+
+
+def expect_error(g, fn, args, text):
+    """fn(*args) raises ValueError mentioning text and changes nothing."""
+    before = snap(g)
+    try:
+        fn(*args)
+    except ValueError as e:
+        assert text in str(e), "%r does not mention %r" % (str(e), text)
+    else:
+        raise AssertionError("%r did not raise" % (args,))
+    assert snap(g) == before, "a failed call changed the game"
+
+
+def build(rule, black, white=None, fill=FILL):
+    """Black plays `black` in order; white answers from `white`, then FILL."""
+    g = gomoku.Game(rule)
+    white = list(white or [])
+    spare = [p for p in fill if p not in black and p not in white]
+    for n, (x, y) in enumerate(black):
+        g.play(x, y)
+        if n < len(black) - 1 or white:
+            wx, wy = white.pop(0) if white else spare.pop(0)
+            g.play(wx, wy)
+    while white:
+        g.play(*white.pop(0))
+    return g
+
+
+def cells(row):
+    x, y, dx, dy, n = row
+    return sorted((x + k * dx, y + k * dy) for k in range(n))
+
+
+def case_api():
+    assert (gomoku.FREESTYLE, gomoku.STANDARD, gomoku.RENJU) == (0, 1, 4)
+    g = gomoku.Game()
+    assert (g.turn, g.winner, g.moves) == (1, 0, 0)
+    assert all(g.stone(x, y) == 0 for x in range(15) for y in range(15))
+    assert len(g.board) == 57 and len(g.pat) == 900
+    assert g.play(7, 7) == 0 and g.stone(7, 7) == 1 and g.turn == 2
+    assert g.play(8, 7) == 0 and g.stone(8, 7) == 2 and g.turn == 1
+    assert g.moves == 2 and g.hist[0] == 7 * 15 + 7 and g.hist[1] == 7 * 15 + 8
+    assert g.five() is None and not g.forbidden(6, 6)
+    g.undo()
+    assert (g.turn, g.moves, g.stone(8, 7)) == (2, 1, 0)
+    for bad in (2, 3, -1, 5, "renju"):
+        try:
+            gomoku.Game(bad)
+        except ValueError:
+            pass
+        else:
+            raise AssertionError("rule %r accepted" % (bad,))
+
+
+def case_errors_change_nothing():
+    g = gomoku.Game()
+    expect_error(g, g.undo, (), "undo")
+    g.play(7, 7)
+    for x, y in ((-1, 0), (15, 0), (0, 15), (0, -1), (99, 99), ("a", 1), (1, None), (1.0, 2)):
+        expect_error(g, g.play, (x, y), "off the board")
+        expect_error(g, g.stone, (x, y), "off the board")
+        expect_error(g, g.forbidden, (x, y), "off the board")
+    expect_error(g, g.play, (7, 7), "occupied")
+    g = build(gomoku.FREESTYLE, [(0, 0), (1, 0), (2, 0), (3, 0), (4, 0)])
+    assert g.winner == 1
+    expect_error(g, g.play, (9, 9), "game over")
+    expect_error(g, ai.best_move, (g, 1), "game over")
+
+
+LINES = (
+    # (start, step): fives touching every edge and corner, all 4 directions
+    ((0, 0), (1, 0)), ((10, 0), (1, 0)), ((0, 14), (1, 0)), ((10, 14), (1, 0)), ((5, 7), (1, 0)),
+    ((0, 0), (0, 1)), ((0, 10), (0, 1)), ((14, 0), (0, 1)), ((14, 10), (0, 1)), ((7, 5), (0, 1)),
+    ((0, 0), (1, 1)), ((10, 10), (1, 1)), ((10, 0), (1, 1)), ((0, 10), (1, 1)), ((3, 5), (1, 1)),
+    ((14, 0), (-1, 1)), ((4, 10), (-1, 1)), ((4, 0), (-1, 1)), ((14, 10), (-1, 1)), ((9, 3), (-1, 1)),
+)
+
+
+def case_wins_at_edges_and_corners():
+    for rule in RULES:
+        for n, ((x0, y0), (dx, dy)) in enumerate(LINES):
+            line = [(x0 + k * dx, y0 + k * dy) for k in range(5)]
+            last = n % 5           # the winning stone: each position in turn
+            order = line[:last] + line[last + 1:] + [line[last]]
+            g = build(rule, order[:4])
+            g.play(*FILL[-1])
+            assert g.winner == 0
+            assert g.play(*order[4]) == 1, (rule, line)
+            assert g.winner == 1
+            assert cells(g.five()) == sorted(line)
+            # the same row for white
+            g = build(rule, [FILL[-1 - k] for k in range(5)], white=order)
+            assert g.winner == 2 and cells(g.five()) == sorted(line), (rule, line)
+
+
+def case_overlines():
+    row = [(0, 5), (1, 5), (2, 5), (4, 5), (5, 5), (3, 5)]        # six, completed in the gap
+    g = build(gomoku.FREESTYLE, row)
+    assert g.winner == 1 and g.five()[4] == 6
+    g = build(gomoku.STANDARD, row)
+    assert g.winner == 0, "standard: six in a row is not a win"
+    for n, x in enumerate((7, 8, 9, 10, 11)):                    # an exact five beside it
+        g.play(*((14, 14), (12, 14), (14, 11), (10, 14), (14, 8))[n])
+        g.play(x, 5)
+    assert g.winner == 1 and cells(g.five()) == [(x, 5) for x in range(7, 12)]
+    w = build(gomoku.STANDARD, [FILL[k] for k in range(6)], white=row)
+    assert w.winner == 0, "standard: white's six is no win either"
+    g = build(gomoku.RENJU, row[:5])
+    g.play(12, 12)
+    assert g.forbidden(3, 5)
+    expect_error(g, g.play, (3, 5), "overline")
+    w = build(gomoku.RENJU, [FILL[k] for k in range(6)], white=row)
+    assert w.winner == 2 and w.five()[4] == 6, "renju: white wins with six"
+
+
+def case_draw_on_a_full_board():
+    # ((x//2)+y) % 2 has no five anywhere: 113 black points, 112 white
+    black = [(x, y) for y in range(15) for x in range(15) if ((x >> 1) + y) % 2 == 0]
+    white = [(x, y) for y in range(15) for x in range(15) if ((x >> 1) + y) % 2 == 1]
+    for rule in (gomoku.FREESTYLE, gomoku.STANDARD):
+        g = gomoku.Game(rule)
+        for n in range(225):
+            assert g.winner == 0
+            x, y = (white if n & 1 else black)[n >> 1]
+            g.play(x, y)
+        assert g.winner == 3 and g.moves == 225 and g.five() is None
+        expect_error(g, g.play, (0, 0), "game over")
+        g.undo()
+        assert g.winner == 0 and g.turn == 1
+
+
+def case_renju_double_three():
+    g = build(gomoku.RENJU, [(6, 7), (7, 7), (8, 5), (8, 6)])
+    g.play(0, 4)
+    assert g.forbidden(8, 7) and not g.forbidden(9, 9)
+    expect_error(g, g.play, (8, 7), "double three")
+    f = build(gomoku.FREESTYLE, [(6, 7), (7, 7), (8, 5), (8, 6)])
+    f.play(0, 4)
+    assert not f.forbidden(8, 7)
+    f.play(8, 7)
+    g.play(9, 9)
+    g.play(8, 7)
+    assert g.stone(8, 7) == 2, "white may play black's forbidden point"
+
+
+def case_renju_double_four():
+    g = build(gomoku.RENJU, [(4, 7), (5, 7), (6, 7), (7, 4), (7, 5), (7, 6)])
+    g.play(0, 4)
+    expect_error(g, g.play, (7, 7), "double four")
+    # two fours on one line: x.x?x.x
+    g = build(gomoku.RENJU, [(4, 7), (6, 7), (8, 7), (10, 7)])
+    g.play(0, 4)
+    assert g.forbidden(7, 7)
+    expect_error(g, g.play, (7, 7), "double four")
+
+
+def case_renju_four_three_is_allowed():
+    g = build(gomoku.RENJU, [(4, 7), (5, 7), (6, 7), (7, 5), (7, 6)])
+    g.play(0, 4)
+    assert not g.forbidden(7, 7)
+    assert g.play(7, 7) == 0 and g.stone(7, 7) == 1
+
+
+def case_renju_five_beats_forbidden():
+    # (7, 7) makes five across and, down, seven in a row and a double
+    # four around it: a five is never forbidden.
+    black = [(3, 7), (4, 7), (5, 7), (6, 7), (7, 4), (7, 5), (7, 6), (7, 8), (7, 9), (7, 10)]
+    g = build(gomoku.RENJU, black, white=[(0, 4), (2, 7), (0, 6), (0, 8), (14, 0),
+                                           (0, 10), (14, 2), (14, 4), (14, 6), (14, 8)])
+    assert g.winner == 0 and g.turn == 1
+    assert not g.forbidden(7, 7)
+    assert g.play(7, 7) == 1
+    assert cells(g.five()) == [(x, 7) for x in range(3, 8)]
+
+
+def case_renju_fake_three():
+    # (7, 7) makes a three down (7,5)(7,6) and a broken three across
+    # (5,7) . (7,7) (8,7), whose only way to a straight four is (6, 7).
+    # Column 6 holds (6,4)(6,5)(6,6) and (6,8)(6,9): black on (6, 7) would
+    # make six, an overline, so the second three is not a real three.
+    three_a = [(5, 7), (8, 7)]
+    three_b = [(7, 5), (7, 6)]
+    column = [(6, 4), (6, 5), (6, 8), (6, 9), (6, 6)]
+    g = build(gomoku.RENJU, three_a + three_b + column)
+    g.play(14, 14)
+    assert sum(1 for d in range(4) if 5 <= g.pat[(7 * 15 + 7) * 4 + (d >> 1)] >> 4 * (d & 1) & 15 <= 6) == 2
+    assert not g.forbidden(7, 7)
+    g.play(7, 7)
+    g.play(13, 14)
+    assert g.forbidden(6, 7)
+    # without the column the same two threes are real: a double three
+    g = build(gomoku.RENJU, three_a + three_b)
+    g.play(14, 14)
+    assert g.forbidden(7, 7)
+
+
+def case_undo_everything():
+    for rule in RULES:
+        g = gomoku.Game(rule)
+        fresh = snap(g)
+        seq = [(7, 7), (8, 8), (6, 6), (8, 7), (5, 5), (8, 6), (4, 4), (0, 0), (3, 3)]
+        for x, y in seq:
+            g.play(x, y)
+        assert g.winner == 1
+        while g.moves:
+            g.undo()
+        assert snap(g)[:2] == fresh[:2] and (g.moves, g.turn, g.winner) == (0, 1, 0)
+        for x, y in seq[:4]:
+            g.play(x, y)
+        assert g.stone(8, 7) == 2 and g.turn == 1
+
+
+def case_ai_takes_and_blocks_fives():
+    for rule in RULES:
+        # black to move with an open four: take the five, not the block
+        g = build(rule, [(3, 3), (4, 3), (5, 3), (6, 3)], white=[(3, 9), (4, 9), (5, 9), (6, 9)])
+        assert g.turn == 1
+        assert ai.best_move(g, 1) in (2 + 3 * 15, 7 + 3 * 15)
+        # white to move, black has a four, white has nothing: block it
+        g = build(rule, [(3, 3), (4, 3), (5, 3), (6, 3)], white=[(2, 3), (10, 10), (12, 1)])
+        assert g.turn == 2
+        assert ai.best_move(g, 1) == 7 + 3 * 15
+        # white to move with its own four: win instead of blocking
+        g = build(rule, [(3, 3), (4, 3), (5, 3), (6, 3), (0, 14), (14, 0)],
+                  white=[(2, 3), (9, 9), (9, 10), (9, 11), (9, 12)])
+        assert g.turn == 2 and g.winner == 0
+        assert ai.best_move(g, 1) in (9 + 8 * 15, 9 + 13 * 15)
+
+
+def case_ai_meets_open_threes():
+    # white to move against black's open three: block at one of its ends
+    g = build(gomoku.FREESTYLE, [(5, 7), (6, 7), (7, 7)], white=[(2, 2), (12, 12)])
+    assert g.turn == 2
+    assert ai.best_move(g, 1) in (4 + 7 * 15, 8 + 7 * 15, 3 + 7 * 15, 9 + 7 * 15)
+    # black to move with its own open three makes the open four
+    g = build(gomoku.FREESTYLE, [(5, 7), (6, 7), (7, 7)], white=[(2, 2), (12, 12), (1, 1)])
+    assert g.turn == 1 and ai.best_move(g, 1) in (4 + 7 * 15, 8 + 7 * 15)
+
+
+def case_ai_renju_black_avoids_forbidden():
+    # black's only big point is a double three: level 1 must go elsewhere
+    g = build(gomoku.RENJU, [(6, 7), (7, 7), (8, 5), (8, 6)])
+    g.play(0, 4)
+    assert g.turn == 1 and g.forbidden(8, 7)
+    m = ai.best_move(g, 1)
+    assert m != 8 + 7 * 15 and not g.forbidden(m % 15, m // 15)
+    f = build(gomoku.FREESTYLE, [(6, 7), (7, 7), (8, 5), (8, 6)])
+    f.play(0, 4)
+    assert ai.best_move(f, 1) == 8 + 7 * 15, "freestyle: the double three is the move"
+    # white does not waste a move blocking black's forbidden point
+    g.play(14, 14)
+    g.play(0, 6)
+    assert g.turn == 1
+    g2 = build(gomoku.RENJU, [(6, 7), (7, 7), (8, 5), (8, 6), (14, 14)],
+               white=[(0, 4), (0, 6), (0, 8), (0, 10)])
+    assert g2.turn == 2 and g2.forbidden(8, 7)
+    assert ai.best_move(g2, 1) != 8 + 7 * 15
+
+
+def case_ai_legal_whole_games():
+    for rule in RULES:
+        g = gomoku.Game(rule)
+        assert ai.best_move(g, 1) == 7 * 15 + 7, "empty board: the centre"
+        while not g.winner:
+            m = ai.best_move(g, 1)
+            x, y = m % 15, m // 15
+            assert 0 <= m < 225 and g.stone(x, y) == 0
+            assert not (g.turn == 1 and g.forbidden(x, y))
+            g.play(x, y)
+
+
+CASES = [k for k in sorted(globals()) if k.startswith("case_")]
+
+
+def run_all():
+    for name in CASES:
+        globals()[name]()
+    print("ok", len(CASES))
