@@ -109,20 +109,24 @@ def make_medium(loss=0.0, dup=0.0, reorder=0.0, delay_us=0, seed=0):
 
 
 def choose_move(g, rng):
-    """A plausible player: the level-1 AI, sometimes a nearby random move."""
-    if rng.random() < 0.25 and g.moves:
-        cells = [(x, y) for y in range(15) for x in range(15)
-                 if g.stone(x, y) == 0 and any(
-                     0 <= x + dx < 15 and 0 <= y + dy < 15 and g.stone(x + dx, y + dy)
-                     for dx in (-1, 0, 1) for dy in (-1, 0, 1))]
-        if cells:
-            return rng.choice(cells)
-    i = ai.best_move(g, 1)
-    if 0 <= i < 225 and g.stone(i % 15, i // 15) == 0:
-        return i % 15, i // 15
+    """A plausible player: the level-1 AI, sometimes a nearby random move;
+    never an occupied or (renju, black) forbidden point."""
+    def ok(x, y):
+        return g.stone(x, y) == 0 and not (g.turn == 1 and g.forbidden(x, y))
+    if rng.random() >= 0.25 or not g.moves:
+        i = ai.best_move(g, 1)
+        if 0 <= i < 225 and ok(i % 15, i // 15):
+            return i % 15, i // 15
+    near = [(x, y) for y in range(15) for x in range(15)
+            if ok(x, y) and any(
+                0 <= x + dx < 15 and 0 <= y + dy < 15 and g.stone(x + dx, y + dy)
+                for dx in (-1, 0, 1) for dy in (-1, 0, 1))]
+    if near:
+        return rng.choice(near)
     for i in range(112, 337):           # from the centre on
-        if g.stone(i % 225 % 15, i % 225 // 15) == 0:
-            return i % 225 % 15, i % 225 // 15
+        x, y = i % 225 % 15, i % 225 // 15
+        if ok(x, y):
+            return x, y
 
 
 class MatchRun:
@@ -341,14 +345,23 @@ class MatchRun:
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--games", type=int, default=3)
-    ap.add_argument("--loss", type=float, default=0.0)
-    ap.add_argument("--dup", type=float, default=0.0)
-    ap.add_argument("--reorder", type=float, default=0.0)
-    ap.add_argument("--reset-every", type=int, default=0)
-    ap.add_argument("--inject", type=float, default=0.0)
+    ap.add_argument("--games", type=int, default=3,
+                    help="games to play (the first, then rematches)")
+    ap.add_argument("--loss", type=float, default=0.0,
+                    help="chance a packet or an ACK is lost")
+    ap.add_argument("--dup", type=float, default=0.0,
+                    help="chance a packet arrives twice")
+    ap.add_argument("--reorder", type=float, default=0.0,
+                    help="chance a packet is held back up to 3 ms")
+    ap.add_argument("--reset-every", type=int, default=0, metavar="K",
+                    help="after every K moves one device resets (power loss "
+                    "half the time; 30%% of boots lose the last save)")
+    ap.add_argument("--inject", type=float, default=0.0,
+                    help="chance per 10 ms that a third transmitter sends "
+                    "junk, mutated, forged or replayed packets")
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--rule", type=int, default=gomoku.FREESTYLE)
+    ap.add_argument("--rule", type=int, default=gomoku.FREESTYLE,
+                    help="0 freestyle, 1 standard, 4 renju")
     a = ap.parse_args(argv)
     run = MatchRun(a.games, a.loss, a.dup, a.reorder, a.reset_every, a.inject,
                    a.seed, a.rule)

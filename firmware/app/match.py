@@ -21,7 +21,8 @@ API for the app (everything is non-blocking; call poll() every loop):
     m.code       # "4821": short pairing code both screens show (None before)
     m.rule, m.game_no  # the host's rule; 0, 1, ... one per (re)match game
     m.game       # the gomoku.Game both devices keep identical (read only:
-                 # draw it; never play() on it directly)
+                 # draw it; never play() on it directly); a new object after
+                 # EV_NEW_GAME and after a resync that starts over
     m.my_colour  # 1 black, 2 white (0 before pairing)
     m.my_turn()  # True when send_move() would be accepted
     m.last_peer_move   # (x, y) of the opponent's last move, or None
