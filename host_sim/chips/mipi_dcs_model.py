@@ -369,6 +369,30 @@ class DcsPanel:
         c = self._c
         p = self._p
         i = 0
+        if size == 2 and not mv and not mx:
+            # columns run along a RAM row: copy each row's run at once
+            left = n
+            while left:
+                run = ec - c + 1
+                if run > left:
+                    run = left
+                row = rh - 1 - p if my else p
+                k = rw - c if c + run > rw else run
+                if k > 0 and 0 <= row < rh:
+                    a = 2 * (row * rw + c)
+                    ram[a:a + 2 * k] = data[i:i + 2 * k]
+                i += 2 * run
+                left -= run
+                c += run
+                if c > ec:
+                    c = sc
+                    p += 1
+                    if p > ep:
+                        p = sp
+            n_done = n
+            n = 0
+        else:
+            n_done = n
         for _ in range(n):
             if size == 2:
                 hi = data[i]
@@ -401,7 +425,7 @@ class DcsPanel:
                     p = sp
         self._c = c
         self._p = p
-        self.pixels_written += n
+        self.pixels_written += n_done
         self.version += 1
 
     # ---- what the glass shows -------------------------------------------------
