@@ -87,6 +87,7 @@ def test_max_rt_flushes_and_recovers(pair):
     _, ma, a, mb, b = pair
     assert a.send(b"nobody") is False              # b is not listening
     assert a.lost == 1 and ma.tx_fifo == []        # no stuck TX FIFO
+    assert ma.mode == N.POWER_DOWN                 # idle again: powered down
     assert not ma.regs[N.STATUS] & N.MAX_RT
     assert ma.retransmits == 5
     b.start_listening()

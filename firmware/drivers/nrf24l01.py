@@ -10,8 +10,9 @@
     nrf.power_down()
 
 Auto-ack with retransmit (SETUP_RETR), 2-byte CRC, 5-byte addresses,
-dynamic payload length (FEATURE.EN_DPL, DYNPD). The chip starts and ends
-powered down. One preallocated buffer each way: no allocation per packet.
+dynamic payload length (FEATURE.EN_DPL, DYNPD). The chip is powered down
+whenever it is neither listening nor sending (1.5 ms start-up before a send
+from power down). One preallocated buffer each way: no allocation per packet.
 """
 import time
 from micropython import const
@@ -282,9 +283,15 @@ class NRF24L01:
             self._cmd(_FLUSH_TX)
             self.lost += 1
         self._reg_write(_STATUS, _TX_DS | _MAX_RT)
+        self._idle()
+        return not st & _MAX_RT
+
+    def _idle(self):
+        # back to listening if we were; otherwise nothing to do: power down
         if self._resume:
             self.start_listening()
-        return not st & _MAX_RT
+        else:
+            self.power_down()
 
     def send(self, buf, n=-1, timeout_us=100000):
         """Send and wait for the ACK: True if acknowledged, else False."""
@@ -297,7 +304,6 @@ class NRF24L01:
             if time.ticks_diff(time.ticks_us(), t0) > timeout_us:
                 self._cmd(_FLUSH_TX)
                 self._reg_write(_STATUS, _TX_DS | _MAX_RT)
-                if self._resume:
-                    self.start_listening()
+                self._idle()
                 return False
             time.sleep_us(50)
