@@ -1,0 +1,68 @@
+"""Level 1 against the seed's own scorer, and the reference player itself."""
+import sys
+from pathlib import Path
+
+import ai
+import gomoku
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
+import seed_scorer  # noqa: E402
+import engine_match  # noqa: E402
+
+
+def test_level1_beats_the_seed_scorer():
+    wins, games, lost = engine_match.match(range(100, 103))
+    assert games == 6
+    assert wins >= 5, lost
+
+
+def test_level1_beats_the_seed_scorer_under_standard_and_renju():
+    for rule in (gomoku.STANDARD, gomoku.RENJU):
+        wins, games, lost = engine_match.match([7], rule)
+        assert wins == games, (rule, lost)
+
+
+def _game(black, white):
+    g = gomoku.Game()
+    for b, w in zip(black, white + [None]):
+        g.play(*b)
+        if w:
+            g.play(*w)
+    return g
+
+
+def test_seed_scorer_scores_like_the_seed():
+    g = _game([(7, 7), (8, 7)], [(0, 0), (0, 14)])
+    # two own stones in a row touch (9, 7) and (6, 7): MarkTransform[2]
+    assert seed_scorer.point_score(g, 9, 7, 1) == 400
+    assert seed_scorer.point_score(g, 6, 7, 1) == 400
+    # (8, 8): one stone above, one on the diagonal: 100 + 100
+    assert seed_scorer.point_score(g, 8, 8, 1) == 200
+    assert seed_scorer.point_score(g, 12, 12, 1) == 0
+    # touching stones only: a gap stops the count
+    g = _game([(5, 5), (7, 5)], [(0, 0), (14, 14)])
+    assert seed_scorer.point_score(g, 6, 5, 1) == 400
+    assert seed_scorer.point_score(g, 8, 5, 1) == 100
+    # three and three touching the gap: six stones count as 4 at most
+    g = _game([(2, 10), (3, 10), (4, 10), (6, 10), (7, 10), (8, 10)],
+              [(0, 0), (14, 14), (0, 14), (14, 0), (0, 2), (2, 0)])
+    assert seed_scorer.point_score(g, 5, 10, 1) == 10000
+
+
+def test_seed_scorer_attacks_unless_the_opponent_scores_more():
+    assert seed_scorer.best_move(gomoku.Game()) == 7 * 15 + 7
+    # black to move, black's best 400 (two in a row) vs white's 2000 (three)
+    g = _game([(7, 7), (8, 7), (0, 7)], [(3, 3), (3, 4), (3, 5)])
+    m = seed_scorer.best_move(g)
+    assert m in (3 + 2 * 15, 3 + 6 * 15)
+    # equal maxima: the own point stays (a strict > replaces it)
+    g = _game([(7, 7), (8, 7)], [(3, 3), (3, 4)])
+    m = seed_scorer.best_move(g)
+    assert m in (6 + 7 * 15, 9 + 7 * 15)
+    # column by column: the first of equal own points in x-major order
+    assert m == 6 + 7 * 15
+
+
+def test_seed_is_kept_for_the_search_levels():
+    ai.seed(1234)
+    assert ai.SEED[0] == 1234
