@@ -304,11 +304,7 @@ class App:
                 continue
             if ev in _STEP:
                 self.say("")
-                dx, dy = _STEP[ev]
-                x = (self.cursor % N + dx) % N
-                y = (self.cursor // N + dy) % N
-                self.cursor = y * N + x
-                self.view.set_cursor(self.cursor)
+                self.step_cursor(ev)
             elif ev == PLACE:
                 self.place(self.cursor)
             elif ev == BACK:
@@ -317,6 +313,15 @@ class App:
                 r = self.pause_menu()
                 if r is not None:
                     return r
+
+    def step_cursor(self, ev):
+        """One step; the cursor stops at the board's edge."""
+        dx, dy = _STEP[ev]
+        x = min(max(self.cursor % N + dx, 0), N - 1)
+        y = min(max(self.cursor // N + dy, 0), N - 1)
+        if y * N + x != self.cursor:
+            self.cursor = y * N + x
+            self.view.set_cursor(self.cursor)
 
     def place(self, i):
         try:

@@ -22,8 +22,8 @@ _DEAD = const(9000)          # mdeg: tilt before the first step
 _RELEASE = const(6000)       # mdeg: back inside this ends the tilt
 _LIMIT = const(45000)        # mdeg: integration clamp
 _FIRST_MS = const(450)       # pause before auto-repeat
-_SLOW_MS = const(260)        # first repeat interval
-_FAST_MS = const(70)         # fastest repeat interval
+_SLOW_MS = const(300)        # first repeat interval
+_FAST_MS = const(90)         # fastest repeat interval
 _SETTLE_MS = const(1500)     # time constant of the return to level
 
 
@@ -124,7 +124,7 @@ class Tilt:
             if time.ticks_diff(now, self._due[a]) < 0:
                 return 0
             # faster with each repeat and with a steeper tilt
-            gap = _SLOW_MS - 25 * held - (mag - _DEAD) // 100
+            gap = _SLOW_MS - 15 * held - (mag - _DEAD) // 200
             if gap < _FAST_MS:
                 gap = _FAST_MS
             self._due[a] = time.ticks_add(now, gap)

@@ -16,7 +16,7 @@ from app import five_cells
 
 PATH = savegame.MATCH
 _TMP = "gomoku.mtt"
-_STEP = {RIGHT: (1, 0), LEFT: (-1, 0), UP: (0, -1), DOWN: (0, 1)}
+_STEP = (RIGHT, LEFT, UP, DOWN)
 _STATE = {M.WAITING: "waiting", M.PAIRED: "paired", M.LOST: "peer lost",
           M.RESYNCING: "resyncing", M.CLOSED: "closed"}
 
@@ -123,10 +123,7 @@ class Wireless:
                     app.say("Rematch asked: waiting for the peer")
                 continue
             if ev in _STEP:
-                dx, dy = _STEP[ev]
-                i = app.cursor
-                app.cursor = (i // 15 + dy) % 15 * 15 + (i % 15 + dx) % 15
-                app.view.set_cursor(app.cursor)
+                app.step_cursor(ev)
             elif ev == PLACE:
                 self.place(app.cursor)
             elif ev == BACK:
