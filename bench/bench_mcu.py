@@ -23,24 +23,25 @@ def verdict(ok):
 
 def main(argv):
     engine = Path(argv[0]) if argv else mcu.ENGINE     # another engine folder
-    reports = []
+    reports, failed = [], []
     with mcu.MicroBit() as mb:
         for rule, seed in GAMES:
             rep = mcu.play_game(level=1, rule=rule, seed=seed, mb=mb, engine=engine)
-            reports.append(rep)
-            if rep["error"] or rep["problems"]:
-                print("level1 game on micro:bit (rule %d, opening %d) FAILED%s: %s %s"
-                      % (rule, seed, " at " + rep["failed_at"] if "failed_at" in rep else "",
-                         rep["error"], rep["problems"]))
-                for key in ("free_before_import", "free_after_import", "free_before_game",
-                            "largest_free_block_before_game"):
-                    if key in rep:
-                        print("  %s: %s" % (key, rep[key]))
-                for name, m in rep["modules"].items():
-                    print("  module %s: %s" % (name, m))
-                if rep.get("traceback"):
-                    print(rep["traceback"].rstrip())
-                return 1
+            if not (rep["error"] or rep["problems"]):
+                reports.append(rep)
+                continue
+            failed.append(rep)
+            print("level1 game on micro:bit (rule %d, opening %d) FAILED%s: %s %s"
+                  % (rule, seed, " at " + rep["failed_at"] if "failed_at" in rep else "",
+                     rep["error"], rep["problems"]))
+            for key in ("free_before_import", "free_after_import", "free_before_game",
+                        "largest_free_block_before_game", "lazy_modules"):
+                if key in rep:
+                    print("  %s: %s" % (key, rep[key]))
+            if rep.get("traceback"):
+                print("  " + rep["traceback"].rstrip().replace("\n", "\n  "))
+    if not reports:
+        return 1
     ms = [t for r in reports for t in r["move_ms"]]
     med, mx = statistics.median(ms), max(ms)
     print("level1 move on micro:bit: median %.0f ms, max %.0f ms over %d moves in %d games "
@@ -59,14 +60,14 @@ def main(argv):
           "driver; largest free block %d), %d at the lowest during a game (budget: > 0) %s"
           % (r["free_before_game"], r["driver_bytes"], r["largest_free_block_before_game"],
              free_min, verdict(free_min > 0)))
-    flash = max(x["uploaded_bytes"] for x in reports)
+    flash = max(x["uploaded_bytes"] for x in reports + failed if "uploaded_bytes" in x)
     source = sum(m["source_bytes"] for m in r["modules"].values())
-    lazy = sorted({n for x in reports for n in x["lazy_modules"]})
+    lazy = sorted({n for x in reports + failed for n in x["lazy_modules"]})
     print("engine on micro:bit flash: up to %d bytes uploaded (top-level modules %d bytes in "
           "source; comments, docstrings and indentation stripped%s) of ~%d bytes of file "
           "system" % (flash, source, "; also loaded when needed: " + ", ".join(lazy)
                       if lazy else "", FLASH))
-    return 0
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":
