@@ -207,6 +207,12 @@ def test_renju_forbidden_point_refused_with_reason(flash):
     assert shown[bad[1] * 15 + bad[0]] == 0
     assert bv.ALERT in rig.snaps["msg"]
     assert board_from(rig, "after") == expected(order + [160], gomoku.RENJU)
+    # the reason fits the line ("Forbidden for black: double three"): the
+    # text ends well before the screen's edge, it was not cut off
+    h = VIEW.message.h
+    xs = [2 * (k // h) for k, p in enumerate(rig.snaps["msg"]) if p == bv.ALERT]
+    assert 120 < max(xs) < 230
+
 
 
 def test_reset_mid_game_then_resume(flash):

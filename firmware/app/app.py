@@ -327,14 +327,17 @@ class App:
         try:
             self.apply(i)
         except ValueError as e:
-            msg = str(e)
-            if self.game.rule == S.RENJU and self.game.turn == 1 and \
-                    self.game.forbidden(i % N, i // N):
-                msg = "Forbidden: " + msg
-            self.say(msg[:1].upper() + msg[1:], ALERT)
+            self.refuse(self.game, i, e)
             return False
         self.say("")
         return True
+
+    def refuse(self, g, i, e):
+        """Why the stone was not placed, short enough for one line."""
+        msg = str(e)
+        if g.rule == S.RENJU and g.turn == 1 and g.forbidden(i % N, i // N):
+            msg = "Forbidden for black: " + msg.split(": ")[-1]
+        self.say(msg[:1].upper() + msg[1:], ALERT)
 
     def apply(self, i):
         """Play point i, draw it, save it. ValueError changes nothing."""

@@ -139,8 +139,7 @@ class Wireless:
         try:
             m.send_move(i % 15, i // 15)
         except ValueError as e:
-            msg = str(e)
-            app.say(msg[:1].upper() + msg[1:], ALERT)
+            app.refuse(m.game, i, e)
             return
         self.sync()
 
