@@ -133,7 +133,7 @@ class App:
         elif self.radio:
             before = _phase()
             self.offer_match()
-            self.game = None
+            self.game = self.view.game = None
             _end_phase(before)
         while True:
             if resume is None:
@@ -150,7 +150,7 @@ class App:
                 self.play_radio()
             else:
                 self.play(resume)
-            self.game = None
+            self.game = self.view.game = None
             _end_phase(before)
             resume = None
 
