@@ -1,5 +1,8 @@
 """Boot the handheld: build the drivers `board` describes, then run the game.
 
+`board` is the board's pin map (boards/board_<name>.py copied as board.py);
+hw_setup builds the drivers from it and is unloaded once they exist.
+
 A chip that does not answer is named, with its pins, on the console and on
 the screen (when the screen works); the game goes on without it where it
 can: no gyroscope -> joystick and buttons only; no radio -> no wireless.
@@ -8,11 +11,20 @@ import gc
 import sys
 import time
 
+try:
+    import board
+except ImportError:
+    board = None
+
 _ERRORS = (OSError, ValueError, TypeError, IndexError, KeyError,
            AttributeError, MemoryError, ImportError)
 
 
 def main():
+    while board is None:
+        print("gomoku: no board.py: copy boards/board_<name>.py to the "
+              "device as board.py")
+        time.sleep_ms(5000)
     while True:
         import hw_setup
         a = hw_setup.build_app()
