@@ -40,13 +40,12 @@ def _end_phase(before):
 
 
 def ai_levels():
-    """The AI levels this firmware has (ai.LEVELS when the engine lists them)."""
+    """The AI levels on offer: ai.LEVELS (a tuple the engine exports), else
+    level 1. The search module is not imported to find out: its code and
+    tables would cost the menu screen more heap than the game needs."""
     import ai
     lv = getattr(ai, "LEVELS", None)
-    if lv:
-        return tuple(lv)
-    top = getattr(ai, "MAX_LEVEL", 1)
-    return tuple(range(1, top + 1))
+    return tuple(lv) if lv else (1,)
 
 
 def five_cells(g, last, out):
