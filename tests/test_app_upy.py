@@ -29,8 +29,9 @@ VIEW = layout(board_sim)
 RUNNER = """
 import gc, json, os
 os.chdir(%r)
-import app_script, board_sim
-rig = app_script.Rig(board_sim)
+import app_script
+board = __import__(%r)
+rig = app_script.Rig(board)
 with open("events.json") as f:
     events = json.load(f)
 gc.collect()
@@ -50,10 +51,10 @@ def compile_firmware(out):
     return out
 
 
-def run_upy(events, flash, heap=HEAP):
+def run_upy(events, flash, heap=HEAP, board="board_sim"):
     (flash / "events.json").write_text(json.dumps(events))
     lib = compile_firmware(flash / "lib")
-    out = upy.run(RUNNER % str(flash), heapsize=heap, shims=True,
+    out = upy.run(RUNNER % (str(flash), board), heapsize=heap, shims=True,
                   extra_path=[upy.ROOT / "tests",
                               upy.ROOT / "host_sim" / "chips", lib])
     return json.loads(out.strip().splitlines()[-1])
@@ -87,3 +88,26 @@ def test_full_game_vs_ai_on_the_unix_port(tmp_path):
     want.undo()
     for i, px in enumerate(res["snaps"]["undone"]):
         assert px in colour[want.stone(i % 15, i // 15)], i
+
+
+def test_esp32_board_two_players_by_tilt_on_the_unix_port(tmp_path):
+    """The ESP32 build: landscape ILI9341, MPU6050, three keys, no joystick."""
+    import board_esp32_ili9341 as esp
+    view = layout(esp)
+    s = Script()
+    s.tap("menu")           # Mode
+    s.tap("place")          # 2 players
+    s.tap("menu")           # Rule
+    s.tap("menu")           # Start
+    s.tap("place")
+    s.wait(300)
+    a, b = 6 * 15 + 9, 8 * 15 + 6
+    s.place(a, how="tilt")
+    s.place(b, how="tilt")
+    s.wait(300)
+    s.snap("stones", [stone_point(view, i) for i in range(225)])
+    res = run_upy(s.end(), tmp_path, board="board_esp32_ili9341")
+    assert res["r"] == "end"
+    got = res["snaps"]["stones"]
+    assert [i for i in range(225) if got[i] == bv.BLACK] == [a]
+    assert [i for i in range(225) if got[i] == bv.WHITE] == [b]
