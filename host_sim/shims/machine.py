@@ -187,6 +187,10 @@ class SPI:
         self.id = id
         self.init(baudrate, polarity, phase, bits, firstbit)
 
+    def __repr__(self):
+        return "SPI(%s, baudrate=%d, polarity=%d, phase=%d)" % (
+            self.id, self.baudrate, self.polarity, self.phase)
+
     def init(self, baudrate=1000000, polarity=0, phase=0, bits=8, firstbit=0,
              **kw):
         self.baudrate = baudrate
@@ -271,11 +275,13 @@ class I2C:
 
     def _clock(self, nbytes):
         # address byte + data, 9 clocks each (8 bits and the ACK)
+        self._t0 = sim_clock.now_us()
         sim_clock.advance_us((nbytes + 1) * 9 * 1000000 // self.freq)
 
     def _record(self, name, addr, tx, rx):
+        # stamped, like an SPI segment, when the transfer starts
         if _trace is not None:
-            _trace({"t": sim_clock.now_us(), "bus": "i2c%s" % (self.id,),
+            _trace({"t": self._t0, "bus": "i2c%s" % (self.id,),
                     "dev": name, "addr": addr, "tx": _hex(tx), "rx": _hex(rx)})
 
     def scan(self):
