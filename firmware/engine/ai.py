@@ -14,7 +14,7 @@ def seed(n):
     try:
         import search
         search.seed(n)
-    except (ImportError, AttributeError):
+    except ImportError:
         pass
 
 

@@ -6,19 +6,19 @@ class Game:
     def __init__(self, rule=0):
         if rule not in (0, 1, 4):
             raise ValueError("rule must be 0, 1 or 4")
-        self.rule = rule
-        self.exact = 6 if rule == 1 else 2 if rule == 4 else 0
-        self.board = bytearray(57)
-        self.pat = bytearray(900)
-        self.hist = bytearray(225)
-        self.moves = self.winner = 0
-        self.turn = 1
-        self._ln = bytearray(21)
-        self._lb = bytearray(16)
         self._why = None
         if rule == 4:
             import renju
             self._why = renju.why
+        self.pat = bytearray(900)
+        self.hist = bytearray(225)
+        self.rule = rule
+        self.exact = 6 if rule == 1 else 2 if rule == 4 else 0
+        self.board = bytearray(57)
+        self.moves = self.winner = 0
+        self.turn = 1
+        self._ln = bytearray(21)
+        self._lb = bytearray(16)
 
     def stone(self, x, y):
         if type(x) is not int or type(y) is not int or not (0 <= x < 15 and 0 <= y < 15):
@@ -40,9 +40,10 @@ class Game:
             raise ValueError("(%d, %d) is occupied" % (x, y))
         i = y * 15 + x
         c = self.turn
-        if c == 1 and self._why:
-            import renju
-            renju.veto(self, i)
+        w = c == 1 and self._why and self._why(self, i)
+        if w:
+            raise ValueError("(%d, %d) is forbidden for black: %s" % (
+                x, y, ("double three", "double four", "overline")[w - 1]))
         # a five is read off the codes the move had before it was played
         w = (i << 2) + (c << 1) - 2
         w = self.pat[w] | self.pat[w + 1] << 8

@@ -1,5 +1,5 @@
 """Incremental shape tables: rewrite the codes near a changed point."""
-from shapes import T as _T, TRF as _TRF, TRX as _TRX
+from shapes import T as _T, TRX as _TRX
 
 STEP = (1, 15, 16, 14)
 
@@ -24,81 +24,57 @@ def reach(i, d, back):
 def update(g, i):
     # recompute both colours' codes within 5 of point i on its 4 lines
     bd = g.board
+    pat = g.pat
     ln = g._ln
-    d = 0
-    while d < 4:
+    lb = g._lb
+    for d in range(4):
         st = STEP[d]
-        k = 0
-        while k < 21:
+        for k in range(21):
             ln[k] = 3
-            k += 1
-        lo = reach(i, d, 1)
-        if lo > 10:
-            lo = 10
-        hi = reach(i, d, 0)
-        if hi > 10:
-            hi = 10
-        k = 10 - lo
-        p = i - lo * st
-        while k <= 10 + hi:
-            ln[k] = (bd[p >> 2] >> ((p & 3) << 1)) & 3
+        k = reach(i, d, 1)
+        if k > 10:
+            k = 10
+        p = i - k * st
+        k = 10 - k
+        j = reach(i, d, 0)
+        while k <= 10 + j and k < 21:
+            ln[k] = bd[p >> 2] >> ((p & 3) << 1) & 3
             p += st
             k += 1
-        base = i - 10 * st
-        _sweep(g, ln, base, st, d, 1)
-        _sweep(g, ln, base, st, d, 2)
-        d += 1
-
-
-def _sweep(g, ln, base, st, d, c):
-    pat = g.pat
-    lb = g._lb
-    ns = (d & 1) << 2
-    keep = 0xF0 >> ns
-    if g.exact >> c & 1:
-        tr = _TRX
-        sh = 4
-    else:
-        tr = _TRF
-        sh = 0
-    off = ((c - 1) << 1) + (d >> 1)
-    lc = 1
-    k = 0
-    while k < 15:
-        v = ln[k]
-        if v == 0:
-            lc <<= 1
-        elif v == c:
-            lc = (lc << 1) | 1
-        else:
-            lc = 1
-        if lc >= 64:
-            lc = (lc & 31) | 32
-        k += 1
-        if k >= 5:
-            lb[k] = lc
-    rc = 1
-    k = 20
-    while k > 5:
-        v = ln[k]
-        if v == 0:
-            rc <<= 1
-        elif v == c:
-            rc = (rc << 1) | 1
-        else:
-            rc = 1
-        if rc >= 64:
-            rc = (rc & 31) | 32
-        k -= 1
-        if k <= 15:
-            v = ln[k]
-            if v != 3:
-                j = ((base + k * st) << 2) + off
-                if v:
-                    pat[j] &= keep
-                else:
-                    a = tr[lb[k]]
-                    b = tr[rc]
-                    if a > b:
-                        a, b = b, a
-                    pat[j] = (pat[j] & keep) | (((_T[((b * (b + 1)) >> 1) + a] >> sh) & 15) << ns)
+        ns = (d & 1) << 2
+        keep = 0xF0 >> ns
+        for c in range(1, 3):
+            # side codes (1 << n) | own bits, nearest cell lowest: 4 cells for
+            # a colour that wins with five or more, 5 for an exact colour
+            ex = g.exact >> c & 1
+            top = 32 if ex else 16
+            off = ((c - 1) << 1) + (d >> 1)
+            u = 1
+            for k in range(15):
+                v = ln[k]
+                u = u << 1 if v == 0 else u << 1 | 1 if v == c else 1
+                if u >= top + top:
+                    u = u & (top - 1) | top
+                if k > 3:
+                    lb[k + 1] = u
+            w = 1
+            for k in range(20, 5, -1):
+                v = ln[k]
+                w = w << 1 if v == 0 else w << 1 | 1 if v == c else 1
+                if w >= top + top:
+                    w = w & (top - 1) | top
+                v = ln[k - 1]
+                if k < 17 and v != 3:
+                    j = ((i + (k - 11) * st) << 2) + off
+                    if v:
+                        pat[j] &= keep
+                    else:
+                        a = lb[k - 1]
+                        b = w
+                        if ex:
+                            a = _TRX[a]
+                            b = _TRX[b]
+                        if a > b:
+                            a, b = b, a
+                        a = _T[(b * (b + 1) >> 1) + a] >> (ex << 2) & 15
+                        pat[j] = pat[j] & keep | a << ns
