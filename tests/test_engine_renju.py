@@ -1,0 +1,74 @@
+"""Renju forbidden points: the engine (shape tables, renju.py) against a
+from-scratch reference that classifies whole lines with tools/gen_shapes."""
+import random
+
+import gomoku
+from tools.gen_shapes import classify, FIVE, OVERLINE, FOUR, FOUR_D, FOUR_O, THREE, THREE_B
+
+DIRS = ((1, 0), (0, 1), (1, 1), (-1, 1))
+
+
+def line(board, x, y, dx, dy):
+    """Black's view of the line through (x, y): cells and the index of (x, y)."""
+    while 0 <= x - dx < 15 and 0 <= y - dy < 15:
+        x, y = x - dx, y - dy
+    cells, pts = [], []
+    while 0 <= x < 15 and 0 <= y < 15:
+        v = board[y][x]
+        cells.append(0 if v == 0 else 1 if v == 1 else 2)
+        pts.append((x, y))
+        x, y = x + dx, y + dy
+    return cells, pts
+
+
+def ref_forbidden(board, x, y):
+    codes = []
+    for dx, dy in DIRS:
+        cells, pts = line(board, x, y, dx, dy)
+        codes.append(classify(tuple(cells), pts.index((x, y)), True))
+    if FIVE in codes:
+        return False
+    if OVERLINE in codes:
+        return True
+    if sum(2 if c == FOUR_D else 1 if c in (FOUR, FOUR_O) else 0 for c in codes) > 1:
+        return True
+    real = 0
+    board[y][x] = 1
+    for (dx, dy), c in zip(DIRS, codes):
+        if c not in (THREE, THREE_B):
+            continue
+        cells, pts = line(board, x, y, dx, dy)
+        q = pts.index((x, y))
+        for e in range(max(0, q - 4), min(len(cells), q + 5)):
+            lo, hi = min(e, q), max(e, q)
+            if cells[e] or any(cells[k] != 1 for k in range(lo + 1, hi)):
+                continue
+            ex, ey = pts[e]
+            if classify(tuple(cells), e, True) == FOUR_O and not ref_forbidden(board, ex, ey):
+                real += 1
+                break
+    board[y][x] = 0
+    return real > 1
+
+
+def test_forbidden_points_match_the_reference():
+    found = {True: 0, False: 0}
+    for seed in range(40):
+        rnd = random.Random(seed)
+        g = gomoku.Game(gomoku.RENJU)
+        while g.moves < rnd.randint(20, 50):
+            x, y = rnd.randint(3, 11), rnd.randint(3, 11)
+            if g.stone(x, y) or g.forbidden(x, y):
+                continue
+            g.play(x, y)
+            if g.winner:
+                g.undo()
+                break
+        board = [[g.stone(x, y) for x in range(15)] for y in range(15)]
+        for y in range(15):
+            for x in range(15):
+                if not board[y][x]:
+                    want = ref_forbidden(board, x, y)
+                    assert g.forbidden(x, y) == want, (seed, x, y, list(g.hist[:g.moves]))
+                    found[want] += 1
+    assert found[True] >= 10, found          # the positions do exercise the rule
