@@ -1,0 +1,273 @@
+"""Search levels 3+ (bigger boards): PVS alpha-beta with iterative deepening.
+
+On search's table scan (candidates, threats, eval): forced blocks extended,
+VCF at every node, TT move / killer / history ordering, a transposition table
+of 8-byte entries keyed by 30-bit Zobrist hashes in one bytearray sized by the
+level, depth-aware mate scores. prepare(level) allocates; a move allocates
+nothing. Fixed limits per level, no clock.
+"""
+import search as _s
+
+# depth, width, nodes, vcf nodes, tt bytes, margin
+_LV = ((3, 8, 700, 500, 16384, 30), (4, 10, 6000, 3000, 65536, 20))
+_WIN = 30000
+_BIG = 29000
+_MP = 16
+_MW = _s._MW
+_s._mv = bytearray(_MP * _MW)
+_s._sc = [0] * (_MP * _MW)
+_mv = _s._mv
+_sc = _s._sc
+_kl = bytearray(_MP)
+_hs = bytearray(225)
+_rv = [0] * _MW
+_tv = [0] * _MW
+_rm = bytearray(_MW)
+_g = _s._g
+_tt = bytearray(8)
+_lv = [0]
+
+
+def levels():
+    return tuple(range(3, 3 + len(_LV)))
+
+
+def prepare(level):
+    global _tt
+    if not 3 <= level < 3 + len(_LV):
+        raise ValueError("level %d not available (2..%d)" % (level, 2 + len(_LV)))
+    if _lv[0] != level:
+        _tt = None
+        _tt = bytearray(_LV[level - 3][4])
+        _lv[0] = level
+
+
+def _zk(p, c):
+    # 30-bit Zobrist key of colour c on point p, in small-int arithmetic
+    h = p * 2 + c
+    a = (h * 1103 + 12345) & 0x7FFF
+    a ^= a >> 5
+    a = (a * 3119 + h) & 0x7FFF
+    b = (a * 2371 + 7) & 0x7FFF
+    b ^= b >> 7
+    b = (b * 1657 + h) & 0x7FFF
+    a ^= b >> 3
+    return (a << 15) | b
+
+
+def hash_of(g):
+    h = 0
+    bd = g.board
+    p = 0
+    while p < 225:
+        c = (bd[p >> 2] >> ((p & 3) << 1)) & 3
+        if c:
+            h ^= _zk(p, c)
+        p += 1
+    return h
+
+
+def _ttget(h):
+    T = _tt
+    j = (h % (len(T) >> 3)) << 3
+    if T[j + 4] and T[j] | T[j + 1] << 8 | T[j + 2] << 16 == h >> 8:
+        return j
+    return -1
+
+
+def _ttput(h, depth, flag, v, m):
+    T = _tt
+    j = (h % (len(T) >> 3)) << 3
+    k = h >> 8
+    if T[j + 4] and T[j + 3] > depth and T[j] | T[j + 1] << 8 | T[j + 2] << 16 == k:
+        return
+    T[j] = k & 255
+    T[j + 1] = (k >> 8) & 255
+    T[j + 2] = k >> 16
+    T[j + 3] = depth
+    T[j + 4] = flag
+    v += 32768
+    T[j + 5] = v & 255
+    T[j + 6] = v >> 8
+    T[j + 7] = m
+
+
+def _order(M, S, base, n, tm, kl, hist):
+    # TT move first, then the killer, then scan score + history
+    H = _hs
+    k = 0
+    while hist and k < n:
+        p = M[base + k]
+        S[base + k] = (1 << 29) if p == tm else ((1 << 28) if p == kl else S[base + k] + (H[p] << 4))
+        k += 1
+    i = 1
+    while i < n:
+        v = S[base + i]
+        m = M[base + i]
+        j = i
+        while j > 0 and S[base + j - 1] < v:
+            S[base + j] = S[base + j - 1]
+            M[base + j] = M[base + j - 1]
+            j -= 1
+        S[base + j] = v
+        M[base + j] = m
+        i += 1
+
+
+def _ab(g, me, depth, alpha, beta, ply):
+    G = _g
+    if G[0] >= G[1]:
+        G[5] = 1
+        return 0
+    G[0] += 1
+    h = G[4]
+    tm = 255
+    j = _ttget(h)
+    if j >= 0:
+        T = _tt
+        tm = T[j + 7]
+        if T[j + 3] >= depth:
+            v = T[j + 5] + (T[j + 6] << 8) - 32768
+            if v > _BIG:
+                v -= ply
+            elif v < -_BIG:
+                v += ply
+            f = T[j + 4]
+            if f == 1 or (f == 2 and v >= beta) or (f == 3 and v <= alpha):
+                return v
+    n = _s._gen(g, ply, me)
+    st = G[6]
+    if st == 1:
+        return _WIN - ply - 1
+    if st == 3 or (st == 2 and n == 0):
+        return ply + 2 - _WIN
+    if st == 4:
+        return _WIN - ply - 3
+    if n == 0 or g.moves >= 224:
+        return 0
+    ev = G[7]
+    if st == 0 and G[10] and G[2] < G[3] and ply < _MP - 4 and _s.vcf(g, me) >= 0:
+        return _WIN - ply - 5
+    if (depth <= 0 and st != 2) or ply >= _MP - 1:
+        return ev
+    d1 = depth if st == 2 else depth - 1
+    M = _mv
+    base = ply * _MW
+    _order(M, _sc, base, n, tm, _kl[ply], 1)
+    a0 = alpha
+    best = -_WIN
+    bm = M[base]
+    k = 0
+    while k < n:
+        p = M[base + k]
+        g.play(p % 15, p // 15)
+        G[4] = h ^ _zk(p, me)
+        if k == 0:
+            v = -_ab(g, 3 - me, d1, -beta, -alpha, ply + 1)
+        else:
+            v = -_ab(g, 3 - me, d1, -alpha - 1, -alpha, ply + 1)
+            if alpha < v < beta and not G[5]:
+                v = -_ab(g, 3 - me, d1, -beta, -alpha, ply + 1)
+        G[4] = h
+        g.undo()
+        if G[5]:
+            return 0
+        if v > best:
+            best = v
+            bm = p
+            if v > alpha:
+                alpha = v
+                if v >= beta:
+                    _kl[ply] = p
+                    if _hs[p] < 240:
+                        _hs[p] += 1 + d1
+                    break
+        k += 1
+    s = best
+    if s > _BIG:
+        s += ply
+    elif s < -_BIG:
+        s -= ply
+    _ttput(h, depth, 2 if best >= beta else (1 if best > a0 else 3), s, bm)
+    return best
+
+
+def best_move(g, level):
+    if g.winner:
+        raise ValueError("game over")
+    prepare(level)
+    dep, wd, nodes, vn, tb, margin = _LV[level - 3]
+    if g.moves == 0:
+        return 112
+    G = _g
+    me = g.turn
+    h = hash_of(g)
+    G[0] = 0
+    G[1] = nodes
+    G[2] = 0
+    G[3] = vn >> 2
+    G[4] = h
+    G[5] = 0
+    G[11] = wd
+    p = 0
+    while p < 225:
+        _hs[p] = 0
+        p += 1
+    p = 0
+    while p < _MP:
+        _kl[p] = 255
+        p += 1
+    n = _s.root(g, me)
+    if n < 0:
+        return G[8]
+    G[3] = vn
+    R = _rm
+    V = _rv
+    U = _tv
+    k = 0
+    while k < n:
+        R[k] = _mv[k]
+        V[k] = 0
+        k += 1
+    done = 0
+    d = 1
+    while d <= dep and not G[5]:
+        best = -_WIN - 1
+        k = 0
+        while k < n:
+            p = R[k]
+            g.play(p % 15, p // 15)
+            G[4] = h ^ _zk(p, me)
+            lo = best - margin - 1
+            if k and best > -_BIG:
+                v = -_ab(g, 3 - me, d - 1, -lo - 1, -lo, 1)
+                if v > lo and not G[5]:
+                    v = -_ab(g, 3 - me, d - 1, -_WIN - 1, -lo, 1)
+            else:
+                v = -_ab(g, 3 - me, d - 1, -_WIN - 1, _WIN + 1, 1)
+            g.undo()
+            if G[5]:
+                break
+            U[k] = v
+            if v > best:
+                best = v
+            k += 1
+        if G[5]:
+            break
+        k = 0
+        while k < n:
+            _sc[k] = U[k]
+            k += 1
+        _order(R, _sc, 0, n, 255, 255, 0)
+        k = 0
+        while k < n:
+            V[k] = _sc[k]
+            k += 1
+        done = d
+        if V[0] > _BIG:
+            break
+        d += 1
+    G[4] = h
+    if not done:
+        return R[0]
+    return _s.pick(R, V, n, V[0], margin)

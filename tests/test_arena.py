@@ -1,0 +1,117 @@
+"""The arena referees Gomocup brains: legal games end in five, faults lose."""
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+sys.path.insert(0, str(__import__("upy").ROOT / "tools"))
+import arena  # noqa: E402
+import gomoku  # noqa: E402
+
+PY = sys.executable
+REF = "%s tools/ref_alphabeta.py --width 3 --depth 1" % PY
+
+
+def brain_script(tmp_path, name, body):
+    """A tiny Gomocup brain: `body` decides the reply to BEGIN/TURN/BOARD."""
+    src = textwrap.dedent('''
+        import sys, time
+        stones = []
+        def move():
+            %s
+        while True:
+            line = sys.stdin.readline()
+            if not line:
+                break
+            w = line.strip().split(" ")[0].upper()
+            if w == "START":
+                print("OK", flush=True)
+            elif w == "BOARD":
+                while sys.stdin.readline().strip().upper() != "DONE":
+                    pass
+                print(move(), flush=True)
+            elif w in ("BEGIN", "TURN"):
+                print(move(), flush=True)
+            elif w == "END":
+                break
+    ''') % body
+    path = tmp_path / (name + ".py")
+    path.write_text(src)
+    return "%s %s" % (PY, path)
+
+
+def test_openings_are_distinct_legal_and_repeatable():
+    ops = arena.openings(6, seed=3)
+    assert ops == arena.openings(6, seed=3)
+    assert len({tuple(o) for o in ops}) == 6
+    for op in ops:
+        g = gomoku.Game()
+        for x, y in op:
+            assert abs(x - 7) <= 2 and abs(y - 7) <= 2
+            g.play(x, y)
+        assert g.winner == 0
+
+
+def test_illegal_move_loses_and_colours_swap(tmp_path):
+    bad = brain_script(tmp_path, "always77", 'return "7,7"')   # illegal by its 2nd move
+    res = arena.run_match(REF, bad, games=4, timeout=20, seed=5)
+    assert len(res.games) == 4
+    assert res.wins(0) == 4
+    assert all("illegal move 7,7" in r.reason for r in res.games)
+    # each pair: same opening, colours swapped
+    for a, b in zip(res.games[0::2], res.games[1::2]):
+        assert a.opening == b.opening
+        assert (a.black, a.white) == (b.white, b.black) == (0, 1)
+    assert "100.0%" in res.table()
+
+
+def test_crash_and_garbage_lose(tmp_path):
+    crash = brain_script(tmp_path, "crash", 'sys.exit(3)')
+    garbage = brain_script(tmp_path, "garbage", 'return "hello"')
+    for cmd, word in ((crash, "crashed"), (garbage, "not a move")):
+        res = arena.run_match(cmd, REF, games=2, timeout=20, seed=2)
+        assert res.wins(1) == 2, res.games
+        assert all(word in r.reason for r in res.games)
+
+
+def test_timeout_loses(tmp_path):
+    slow = brain_script(tmp_path, "slow", 'time.sleep(5); return "0,0"')
+    rec = arena.play_game(slow, REF, opening=[], timeout=0.5)
+    assert rec.winner == 1 and "timeout" in rec.reason
+
+
+def test_game_ends_in_five_that_the_referee_confirms():
+    weak = "%s tools/ref_alphabeta.py --width 1 --depth 1" % PY
+    rec = arena.play_game(REF, weak, opening=[(7, 7), (8, 8)], timeout=20)
+    assert rec.winner in (0, 1, None)
+    g = gomoku.Game()
+    for x, y in rec.opening + rec.moves:
+        g.play(x, y)
+    if rec.winner is None:
+        assert g.winner == 3
+    else:
+        assert g.winner == (1 if rec.winner == rec.black else 2)
+        assert "five" in rec.reason
+    assert len(rec.times[0]) + len(rec.times[1]) == len(rec.moves)
+
+
+def test_reference_brain_answers_protocol_and_survives_bad_input():
+    proc = subprocess.run(
+        [PY, "tools/ref_alphabeta.py"], cwd=str(arena.ROOT), text=True, timeout=30,
+        input="START 15\nTURN x,y\nTURN 7,7\nTURN 7,7\nFROB\nABOUT\nEND\n",
+        capture_output=True)
+    out = proc.stdout.split("\n")
+    assert out[0] == "OK"
+    assert out[1].startswith("ERROR")
+    x, y = (int(v) for v in out[2].split(","))
+    assert (x, y) != (7, 7) and max(abs(x - 7), abs(y - 7)) == 1
+    assert out[3].startswith("ERROR")         # occupied point
+    assert out[4].startswith("UNKNOWN")
+    assert out[5].startswith("name=")
+
+
+@pytest.mark.parametrize("bad", [0, -1])
+def test_arena_cli_rejects_bad_game_count(bad):
+    with pytest.raises(SystemExit):
+        arena.main([REF, REF, "--games", str(bad)])
