@@ -1,11 +1,34 @@
 """Gomoku rules: packed board, move history, incremental shape tables."""
-# Point i = y*15+x. board: 57 bytes, 2 bits a point (0 empty, 1 black,
-# 2 white). hist: 1 byte a move. pat: 900 bytes, 4-bit shape codes: point i,
-# direction d (step STEP[d]: 0 x+1, 1 y+1, 2 x+1 y+1, 3 x-1 y+1), colour c:
-# pat[4*i + 2*(c-1) + (d>>1)] >> 4*(d&1) & 15 = what a stone of colour c on
-# empty i makes on that line: 0 none, 1 overline, 2 dead two, 3 two, 4 dead
-# three, 5 broken three, 6 open three, 7 four, 8 two fours, 9 straight four,
-# 10 five (tools/gen_shapes.py). Occupied points hold 0.
+# The contract (ARCHITECTURE.md), with x = column, y = row, 0..14:
+#   g = Game(rule=FREESTYLE)  FREESTYLE 0: five or more wins; STANDARD 1:
+#       exactly five; RENJU 4: black exactly five and no double three, double
+#       four or overline unless the move makes five; white five or more.
+#   g.turn (1 black, 2 white), g.winner (0 playing, 1, 2, 3 draw), g.moves,
+#   g.rule, g.stone(x, y), g.play(x, y) -> winner, g.undo(), g.forbidden(x, y)
+#   (renju: black may not play there), g.five() -> (x, y, dx, dy, n): the
+#   winning row from its first stone, else None. Bad input raises ValueError
+#   saying why (off the board, occupied, game over, forbidden for black:
+#   double three / double four / overline, nothing to undo) and changes
+#   nothing.
+# State, all bytearrays: point i = y*15 + x.
+#   board (57): i's stone is board[i >> 2] >> 2*(i & 3) & 3 (0, 1, 2).
+#   hist (225): hist[k] = point of move k, k < moves (save/replay; the last
+#       move is hist[moves - 1]).
+#   pat (900): 4-bit shape codes for every point, direction d (0: x+1,
+#       1: y+1, 2: x+1 y+1, 3: x-1 y+1; index step STEP[d]) and colour c:
+#       pat[4*i + 2*(c-1) + (d >> 1)] >> 4*(d & 1) & 15
+#       is the shape a stone of colour c placed on the empty point i makes
+#       on that line: 0 none, 1 overline (six or more where only five wins),
+#       2 dead two, 3 two (can make a three), 4 dead three (can make a four
+#       only), 5 broken three (one way to a straight four), 6 open three (two
+#       or more ways), 7 four (one way to five), 8 two fours on one line,
+#       9 straight four, 10 five. Occupied points hold 0. The codes are
+#       line-local (renju's "the straight four's point must not be forbidden"
+#       is renju.why's job); exact definitions: tools/gen_shapes.py.
+#   play() and undo() rewrite both colours' codes only within 5 points of the
+#   move on its 4 lines (pattern.update); a move wins if it had code 10.
+# For the search levels: g._why is renju.why (why(g, i) -> 0 allowed,
+# 1 double three, 2 double four, 3 overline) under renju, else None.
 # The micro:bit compiles each module on import with a small C stack and
 # heap: importing the parts one by one, largest first, keeps both in reach.
 import shapes  # noqa: F401
