@@ -260,6 +260,17 @@ def case_ai_meets_open_threes():
     assert g.turn == 1 and ai.best_move(g, 1) in (4 + 7 * 15, 8 + 7 * 15)
 
 
+def case_ai_four_three_and_double_three():
+    # black to move: (7, 7) makes a four across and an open three down
+    g = build(gomoku.FREESTYLE, [(4, 7), (5, 7), (6, 7), (7, 5), (7, 6)],
+              white=[(3, 7), (1, 1), (13, 13), (1, 13), (13, 1)])
+    assert g.turn == 1 and ai.best_move(g, 1) == 7 + 7 * 15
+    # white to move: black's double-three point comes before anything quiet
+    g = build(gomoku.FREESTYLE, [(6, 7), (7, 7), (8, 5), (8, 6)],
+              white=[(1, 1), (13, 13), (1, 13)])
+    assert g.turn == 2 and ai.best_move(g, 1) == 8 + 7 * 15
+
+
 def case_ai_renju_black_avoids_forbidden():
     # black's only big point is a double three: level 1 must go elsewhere
     g = build(gomoku.RENJU, [(6, 7), (7, 7), (8, 5), (8, 6)])
