@@ -58,7 +58,8 @@ def strength(games):
     print("level 1 vs seed 000 scorer: %d/%d games won = %.1f%% (budget >= 95%%) %s"
           % (wins, n, pct, verdict(pct >= 95)))
     for seed, colour, winner, moves in lost:
-        print("  lost: opening %d, level 1 %s, winner %d after %d moves" % (seed, colour, winner, moves))
+        print("  lost: opening %d, level 1 %s, winner %d after %d moves"
+              % (seed, colour, winner, moves))
 
 
 UPY_ALLOC = """
