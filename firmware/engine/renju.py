@@ -1,17 +1,18 @@
-"""Renju forbidden moves for black, read from the Game's shape tables."""
-# why(g, i): 0 allowed, 1 double three, 2 double four, 3 overline (i empty).
-# A three is real if its straight four can be made on a point that is not
-# forbidden itself; that check recurses (at most `deep` levels, far more than
-# real positions need).
-from pattern import reach, STEP, update
+"""Renju forbidden points for black, read from the shape tables."""
+from pattern import reach, STEP
 
 
-def why(g, i, deep=8):
+# Renju: why(g, i) -> 0 if black may play the empty point i, else 1 double
+# three, 2 double four, 3 overline. A three is real only if its straight
+# four can be made on a point that is not forbidden itself. That point is
+# judged by its codes as they stand, its straight four counted as a four
+# (one level of the recursion: no table is touched, the C stack stays small).
+def why(g, i, d0=-1):
     pat = g.pat
     j = i << 2
     n4 = n3 = t = over = 0
     for d in range(4):
-        s = pat[j + (d >> 1)] >> ((d & 1) << 2) & 15
+        s = 9 if d == d0 else pat[j + (d >> 1)] >> ((d & 1) << 2) & 15
         if s == 10:
             return 0
         if s == 1:
@@ -23,35 +24,47 @@ def why(g, i, deep=8):
             t |= 1 << d
     if over or n4 > 1:
         return over or 2
-    return 1 if n3 > 1 and (not deep or _threes(g, i, t, deep - 1) > 1) else 0
-
-
-def _threes(g, i, t, deep):
-    # a three counts only if a straight four through i can follow on a
-    # point that is not forbidden itself (the first empty point each way)
-    pat = g.pat
-    bd = g.board
-    s = (i & 3) << 1
-    bd[i >> 2] |= 1 << s
-    update(g, i)
+    if n3 < 2 or d0 >= 0:
+        return 1 if n3 > 1 else 0
     n3 = 0
     for d in range(4):
-        b = 2 if t >> d & 1 else 0
-        while b:
-            b -= 1
-            s = -STEP[d] if b else STEP[d]
-            k = reach(i, d, b)
-            p = i
-            while k:
-                p += s
-                v = bd[p >> 2] >> ((p & 3) << 1) & 3
-                if v != 1:
-                    if not v and pat[(p << 2) + (d >> 1)] >> ((d & 1) << 2) & 15 == 9 \
-                            and not why(g, p, deep):
-                        n3 += 1
-                        b = 0
-                    break
-                k -= 1
-    bd[i >> 2] &= ~(3 << ((i & 3) << 1))
-    update(g, i)
-    return n3
+        if t >> d & 1 and _three(g, i, d):
+            n3 += 1
+    return 1 if n3 > 1 else 0
+
+
+def _three(g, i, d):
+    # the first empty point each way from i: a straight four with i, allowed?
+    bd = g.board
+    for b in range(2):
+        s = -STEP[d] if b else STEP[d]
+        k = reach(i, d, b)
+        p = i
+        while k:
+            p += s
+            k -= 1
+            v = bd[p >> 2] >> ((p & 3) << 1) & 3
+            if v != 1:
+                if not v and _straight(bd, i, p, d) and not why(g, p, d):
+                    return 1
+                break
+    return 0
+
+
+def _straight(bd, i, e, d):
+    # with black on i and e: exactly four in a row through e, each end
+    # empty and filling it makes exactly five
+    n = 1
+    for b in range(2):
+        s = -STEP[d] if b else STEP[d]
+        k = reach(e, d, b)
+        p = e
+        v = 1
+        while k and v == 1:
+            p += s
+            k -= 1
+            v = 1 if p == i else bd[p >> 2] >> ((p & 3) << 1) & 3
+            n += v == 1
+        if v or k and bd[(p + s) >> 2] >> (((p + s) & 3) << 1) & 3 == 1:
+            return 0
+    return n == 4
