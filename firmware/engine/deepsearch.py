@@ -25,7 +25,8 @@ _tv = [0] * _MW
 _rm = bytearray(_MW)
 _g = _s._g
 _tt = bytearray(8)
-_lv = [0]
+_lv = [0, 1]
+# _lv: level of the TT, search generation (entries of older searches are empty)
 
 
 def levels():
@@ -70,7 +71,7 @@ def hash_of(g):
 def _ttget(h):
     T = _tt
     j = (h % (len(T) >> 3)) << 3
-    if T[j + 4] and T[j] | T[j + 1] << 8 | T[j + 2] << 16 == h >> 8:
+    if T[j + 4] >> 2 == _lv[1] and T[j] | T[j + 1] << 8 | T[j + 2] << 16 == h >> 8:
         return j
     return -1
 
@@ -79,13 +80,13 @@ def _ttput(h, depth, flag, v, m):
     T = _tt
     j = (h % (len(T) >> 3)) << 3
     k = h >> 8
-    if T[j + 4] and T[j + 3] > depth and T[j] | T[j + 1] << 8 | T[j + 2] << 16 == k:
+    if T[j + 4] >> 2 == _lv[1] and T[j + 3] > depth and T[j] | T[j + 1] << 8 | T[j + 2] << 16 == k:
         return
     T[j] = k & 255
     T[j + 1] = (k >> 8) & 255
     T[j + 2] = k >> 16
     T[j + 3] = depth
-    T[j + 4] = flag
+    T[j + 4] = flag | _lv[1] << 2
     v += 32768
     T[j + 5] = v & 255
     T[j + 6] = v >> 8
@@ -132,7 +133,7 @@ def _ab(g, me, depth, alpha, beta, ply):
                 v -= ply
             elif v < -_BIG:
                 v += ply
-            f = T[j + 4]
+            f = T[j + 4] & 3
             if f == 1 or (f == 2 and v >= beta) or (f == 3 and v <= alpha):
                 return v
     n = _s._gen(g, ply, me)
@@ -196,6 +197,12 @@ def best_move(g, level):
     if g.winner:
         raise ValueError("game over")
     prepare(level)
+    _lv[1] = _lv[1] % 63 + 1
+    if _lv[1] == 1:
+        j = len(_tt)
+        while j:
+            j -= 1
+            _tt[j] = 0
     dep, wd, nodes, vn, tb, margin = _LV[level - 3]
     if g.moves == 0:
         return 112

@@ -1,0 +1,208 @@
+"""Search levels: forced wins, blocks, legality, seeds, allocation (CPython and unix port)."""
+import pytest
+
+import ai
+import deepsearch
+import gomoku
+import search
+import upy
+
+LEVELS = (2, 3, 4)
+
+# Black to move, no open three anywhere: (6,7) or (6,8) makes a four, white's
+# block is forced, and the other point then makes a double four (the
+# diagonal three (4,7)-(6,9) is closed at both ends by white).
+VCF_BLACK = [(3, 7), (4, 7), (5, 7), (3, 8), (4, 8), (5, 8), (6, 9), (6, 10)]
+VCF_WHITE = [(2, 7), (2, 8), (6, 11), (0, 0), (3, 6), (0, 14), (14, 14), (7, 10)]
+
+
+def position(black, white, rule=gomoku.FREESTYLE):
+    g = gomoku.Game(rule)
+    for i in range(max(len(black), len(white))):
+        if i < len(black):
+            g.play(*black[i])
+        if i < len(white):
+            g.play(*white[i])
+    return g
+
+
+def fives(g, c):
+    """Empty points where colour c would complete five (brute force)."""
+    out = []
+    for y in range(15):
+        for x in range(15):
+            if g.stone(x, y):
+                continue
+            for dx, dy in ((1, 0), (0, 1), (1, 1), (1, -1)):
+                n = 1
+                for s in (1, -1):
+                    i, j = x + s * dx, y + s * dy
+                    while 0 <= i < 15 and 0 <= j < 15 and g.stone(i, j) == c:
+                        n += 1
+                        i, j = i + s * dx, j + s * dy
+                if n >= 5:
+                    out.append((x, y))
+                    break
+    return out
+
+
+def test_vcf_finds_the_forced_win_and_every_step_is_a_four():
+    g = position(VCF_BLACK, VCF_WHITE)
+    assert fives(g, 1) == [] and g.turn == 1
+    for _ in range(6):
+        search._g[2], search._g[3] = 0, 200
+        m = search.vcf(g, 1)
+        assert m >= 0
+        g.play(m % 15, m // 15)
+        if g.winner:
+            break
+        threats = fives(g, 1)
+        assert threats, "a VCF move must make a four"
+        if len(threats) > 1:          # double four: white blocks one, black wins
+            g.play(*threats[0])
+            g.play(*fives(g, 1)[0])
+            break
+        g.play(*threats[0])           # white's only block
+    assert g.winner == 1
+
+
+def test_no_vcf_where_there_is_none():
+    g = position([(7, 7), (8, 7), (7, 8)], [(0, 0), (14, 14), (0, 14)])
+    search._g[2], search._g[3] = 0, 500
+    assert search.vcf(g, 1) == -1
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_levels_convert_the_vcf_against_a_defender(level):
+    g = position(VCF_BLACK, VCF_WHITE)
+    ai.seed(3)
+    for _ in range(8):
+        m = ai.best_move(g, level)
+        g.play(m % 15, m // 15)
+        if g.winner:
+            break
+        m = ai.best_move(g, 2)       # white defends with the search
+        g.play(m % 15, m // 15)
+        if g.winner:
+            break
+    assert g.winner == 1
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_blocks_a_four_and_takes_a_five(level):
+    # black's four on row 7 (x 4..7), closed at x 3: its only five is (8, 7)
+    g = position([(4, 7), (5, 7), (6, 7), (7, 7)], [(3, 7), (0, 0), (14, 14)])
+    assert g.turn == 2
+    assert ai.best_move(g, level) == 7 * 15 + 8      # white blocks
+    g.play(12, 12)
+    assert ai.best_move(g, level) == 7 * 15 + 8      # black takes the five
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_renju_black_avoids_its_double_three(level):
+    # (8,8) joins (6,8),(7,8) and (8,6),(8,7) into two open threes: forbidden
+    g = position([(6, 8), (7, 8), (8, 6), (8, 7)],
+                 [(0, 0), (14, 0), (0, 14), (14, 14)], rule=gomoku.RENJU)
+    assert g.turn == 1 and g.forbidden(8, 8)
+    m = ai.best_move(g, level)
+    assert m != 8 * 15 + 8
+    assert not g.forbidden(m % 15, m // 15)
+
+
+@pytest.mark.parametrize("rule", (gomoku.FREESTYLE, gomoku.STANDARD, gomoku.RENJU))
+def test_search_games_only_play_legal_points(rule):
+    g = gomoku.Game(rule)
+    for x, y in ((7, 7), (8, 8), (6, 8)):
+        g.play(x, y)
+    ai.seed(rule + 1)
+    level = {1: 3, 2: 2}
+    while not g.winner and g.moves < 120:
+        m = ai.best_move(g, level[g.turn])
+        x, y = m % 15, m // 15
+        assert 0 <= m < 225 and g.stone(x, y) == 0
+        if g.turn == 1:
+            assert not g.forbidden(x, y)
+        g.play(x, y)
+
+
+def play_line(seed, level=2, plies=24):
+    g = gomoku.Game()
+    for x, y in ((7, 7), (8, 7)):
+        g.play(x, y)
+    ai.seed(seed)
+    line = []
+    while not g.winner and len(line) < plies:
+        m = ai.best_move(g, level)
+        line.append(m)
+        g.play(m % 15, m // 15)
+    return line
+
+
+@pytest.mark.parametrize("level", (2, 3))
+def test_a_seed_makes_the_game_repeatable_and_seeds_vary_it(level):
+    a = play_line(11, level)
+    assert play_line(11, level) == a
+    assert len({tuple(play_line(s, level)) for s in (1, 2, 3, 4)}) > 1
+
+
+def test_zobrist_keys_are_distinct_30_bit_small_ints():
+    keys = {deepsearch._zk(p, c) for p in range(225) for c in (1, 2)}
+    assert len(keys) == 450
+    assert all(0 <= k < (1 << 30) for k in keys)
+
+
+def test_levels_are_fixed_and_bad_levels_refused():
+    assert deepsearch.levels() == (3, 4)
+    g = gomoku.Game()
+    g.play(7, 7)
+    with pytest.raises(ValueError):
+        search.best_move(g, 1)
+    with pytest.raises(ValueError):
+        deepsearch.prepare(9)
+
+
+UPY_CHECK = """
+import gomoku, search, deepsearch, micropython
+def pos(b, w):
+    g = gomoku.Game(0)
+    for i in range(len(b)):
+        g.play(b[i][0], b[i][1])
+        if i < len(w):
+            g.play(w[i][0], w[i][1])
+    return g
+g = pos(%r, %r)
+search.seed(3)
+out = []
+m = v = b = 0          # globals exist before the heap is locked
+for lv in (2, 3, 4):
+    deepsearch.prepare(max(lv, 3))
+    micropython.heap_lock()
+    m = search.best_move(g, lv)
+    micropython.heap_unlock()
+    out.append(m)
+search._g[2] = 0
+search._g[3] = 200
+micropython.heap_lock()
+v = search.vcf(g, 1)
+micropython.heap_unlock()
+g2 = pos([(4, 7), (5, 7), (6, 7), (7, 7)], [(3, 7), (0, 0), (14, 14)])
+micropython.heap_lock()
+b = search.best_move(g2, 2)
+micropython.heap_unlock()
+print(str(out).replace(' ', ''), v, b)
+"""
+
+
+def test_unix_port_same_moves_with_the_heap_locked():
+    # every level moves under heap_lock (no allocation) and plays exactly
+    # the move CPython plays: a level is fixed limits, not a clock
+    out = upy.run(UPY_CHECK % (VCF_BLACK, VCF_WHITE), heapsize="160k")
+    g = position(VCF_BLACK, VCF_WHITE)
+    search.seed(3)
+    want = [search.best_move(g, lv) for lv in (2, 3, 4)]
+    search._g[2], search._g[3] = 0, 200
+    v = search.vcf(g, 1)
+    assert v >= 0
+    g2 = position([(4, 7), (5, 7), (6, 7), (7, 7)], [(3, 7), (0, 0), (14, 14)])
+    assert out.split() == (str(want).replace(" ", "") + " %d %d" % (v, 7 * 15 + 8)).split()
+    assert search.best_move(g2, 2) == 7 * 15 + 8
