@@ -1,0 +1,162 @@
+"""AI strength and cost: arena matches, micro:bit move times and heap, unix-port heap.
+
+Matches run through tools/arena.py (Gomocup brains, colours swapped in each
+pair, varied openings, freestyle). Device figures come from tools/mcu.py's
+emulated micro:bit; the big level's heap from the MicroPython unix port.
+"""
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tools"))
+sys.path.insert(0, str(ROOT / "firmware" / "engine"))
+
+import arena  # noqa: E402
+
+PY = sys.executable
+TOP = 2                 # the handheld's top level
+LEVELS = (1, 2, 3, 4)
+
+
+def brain(level):
+    return "%s tools/pbrain.py --level %d" % (PY, level)
+
+
+def match(a, b, games, label_a, label_b, budget, timeout=60):
+    t0 = time.monotonic()
+    res = arena.run_match(a, b, games=games, timeout=timeout, seed=2026, workers=2,
+                          names=[label_a, label_b])
+    st = res.time_stats(0)
+    print("%s vs %s: %.1f%% (%d won, %d lost, %d drawn of %d games; budget >= %d%%)"
+          " [%s: median %.1f ms, max %.1f ms a move on CPython; %.0f s]" % (
+              label_a, label_b, 100 * res.score(0), res.wins(0), res.wins(1), res.draws(),
+              len(res.games), budget, label_a, st["median"] * 1000, st["max"] * 1000,
+              time.monotonic() - t0), flush=True)
+    faults = [r.reason for r in res.games if "five" not in r.reason and r.reason != "draw"]
+    if faults:
+        print("  faults: " + "; ".join(faults[:4]))
+    return res
+
+
+# -- the emulated micro:bit -------------------------------------------------
+DEVICE_DRIVER = """\
+def _bench(lv,n):
+ g=gomoku.Game(0)
+ for m in (112,113,97):g.play(m%15,m//15)
+ k=0
+ while g.winner==0 and k<n:
+  gc.collect()
+  f=gc.mem_free()
+  if g.turn==1:
+   micropython.heap_lock()
+   t=utime.ticks_us()
+   m=ai.best_move(g,lv)
+   t=utime.ticks_diff(utime.ticks_us(),t)
+   micropython.heap_unlock()
+   print(m,t,f)
+   k+=1
+  else:
+   m=ai.best_move(g,1)
+  g.play(m%15,m//15)
+"""
+
+
+def device(levels=(1, 2), moves=12):
+    import mcu
+    names = mcu.engine_modules() + ["search"]
+    eng = ROOT / "firmware" / "engine"
+    with mcu.MicroBit() as mb:
+        mb.soft_reset()
+        for old in mb.listdir():
+            if old.endswith(".py") and old[:-3] not in names:
+                mb.remove(old)
+        for n in names:
+            mb.put(n + ".py", mcu.strip_source((eng / (n + ".py")).read_text()))
+        for lv in levels:
+            mb.soft_reset()
+            mb.exec("import gc,utime,micropython")
+            free0 = mb.mem_free()
+            try:
+                for n in names:
+                    if n != "search" or lv > 1:
+                        mb.exec("import " + n)
+                after = mb.mem_free()
+                mb.exec(DEVICE_DRIVER)
+                out = mb.exec("_bench(%d,%d)" % (lv, moves), timeout=3600)
+            except mcu.MicroBitError as e:
+                print("level%d on micro:bit: failed: %s (free heap before import %d bytes)" % (
+                    lv, e.traceback.strip().splitlines()[-1], free0))
+                continue
+            rows = [ln.split() for ln in out.splitlines() if ln.strip()]
+            ms = [int(r[1]) / 1000 for r in rows]
+            free = [int(r[2]) for r in rows]
+            budget = "(budget: median <= 10000)" if lv == TOP else ""
+            print("level%d move on micro:bit: median %.0f ms, max %.0f ms over %d moves %s" % (
+                lv, statistics.median(ms), max(ms), len(ms), budget))
+            print("level%d heap on micro:bit: engine%s import %d bytes, %d bytes free before"
+                  " a move at least; 0 bytes allocated by a move (heap locked)" % (
+                      lv, " + search" if lv > 1 else "", free0 - after, min(free)))
+
+
+# -- the unix port -------------------------------------------------------------
+UNIX = """
+import gc, micropython
+gc.collect()
+f0 = gc.mem_free()
+import gomoku, search, deepsearch
+g = gomoku.Game(0)
+for m in (112, 113, 97, 128, 98):
+    g.play(m %% 15, m // 15)
+deepsearch.prepare(%d)
+gc.collect()
+f1 = gc.mem_free()
+m = 0
+micropython.heap_lock()
+m = search.best_move(g, %d)
+micropython.heap_unlock()
+gc.collect()
+print(f0 - f1, f1 - gc.mem_free(), m)
+"""
+
+
+def unix_heap(level):
+    sys.path.insert(0, str(ROOT / "tests"))
+    import upy
+    for kb in (48, 64, 96, 128, 192, 256):
+        try:
+            out = upy.run(UNIX % (level, level), heapsize="%dk" % kb)
+        except AssertionError:
+            continue
+        used = int(out.split()[0])
+        print("level%d heap on the unix port: %d bytes for engine + search + buffers (TT %d bytes);"
+              " a move runs under heap_lock (0 bytes); fits -X heapsize=%dk" % (
+                  level, used, __import__("deepsearch")._LV[level - 3][4], kb))
+        return
+    print("level%d heap on the unix port: does not run in 256k" % level)
+
+
+def main():
+    t0 = time.monotonic()
+    seed_b = "%s tools/seed_brain.py" % PY
+    ref_b = "%s tools/ref_alphabeta.py" % PY
+    gb_b = "%s tools/gomokubench_brain.py --level hard --seed {seed}" % PY
+    top = "level%d" % TOP
+    match(brain(TOP), seed_b, 40, top, "seed000 scorer", 99)
+    match(brain(TOP), ref_b, 20, top, "ref_alphabeta (seed 001, 5 wide, 3 plies)", 90)
+    match(brain(TOP), gb_b, 6, top, "gomokubench hard", 90, timeout=120)
+    for lv, games in ((2, 20), (3, 12), (4, 6)):
+        match(brain(lv), brain(lv - 1), games, "level%d" % lv, "level%d" % (lv - 1), 70)
+    unix_heap(4)
+    try:
+        device()
+    except Exception as e:          # no qemu, or the link failed: say so
+        print("micro:bit figures: unavailable (%s: %s)" % (type(e).__name__, e))
+    print("bench_ai total: %.0f s" % (time.monotonic() - t0))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,29 @@
+"""Seed 000's single-ply scorer (tools/seed_scorer.py) as a Gomocup brain.
+
+    python tools/seed_brain.py
+"""
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import arena  # noqa: E402
+
+
+def choose(grid, me, rule=0, last=None):
+    gomoku = arena._gomoku()
+    import seed_scorer
+    g = gomoku.Game(rule)
+    blacks = [(x, y) for y in range(15) for x in range(15) if grid[y][x] == 1]
+    whites = [(x, y) for y in range(15) for x in range(15) if grid[y][x] == 2]
+    for i in range(len(blacks)):
+        g.play(*blacks[i])
+        if i < len(whites):
+            g.play(*whites[i])
+    if g.turn != me:
+        raise ValueError("stone counts do not fit the side to move")
+    m = seed_scorer.best_move(g)
+    return m % 15, m // 15
+
+
+if __name__ == "__main__":
+    arena.serve(choose, name="seed000-scorer")
