@@ -414,11 +414,14 @@ def serve(choose, name="brain", stdin=None, stdout=None):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("engine_a", help="brain command (quoted), e.g. '.venv/bin/python tools/pbrain.py --level 2'")
+    ap.add_argument("engine_a", help="brain command (quoted), e.g. "
+                    "'.venv/bin/python tools/pbrain.py --level 2'")
     ap.add_argument("engine_b", help="second brain command")
     ap.add_argument("--games", type=int, default=10, help="games (rounded up to pairs)")
-    ap.add_argument("--rule", type=int, default=0, choices=(0, 1, 4), help="0 freestyle, 1 standard, 4 renju")
-    ap.add_argument("--timeout", type=float, default=30.0, help="seconds per move before the brain loses")
+    ap.add_argument("--rule", type=int, default=0, choices=(0, 1, 4),
+                    help="0 freestyle, 1 standard, 4 renju")
+    ap.add_argument("--timeout", type=float, default=30.0,
+                    help="seconds per move before the brain loses")
     ap.add_argument("--seed", type=int, default=1, help="opening seed")
     ap.add_argument("--workers", type=int, default=2, help="games played at once")
     ap.add_argument("-v", "--verbose", action="store_true", help="print each game")

@@ -99,7 +99,12 @@ def _order(M, S, base, n, tm, kl, hist):
     k = 0
     while hist and k < n:
         p = M[base + k]
-        S[base + k] = (1 << 29) if p == tm else ((1 << 28) if p == kl else S[base + k] + (H[p] << 4))
+        if p == tm:
+            S[base + k] = 1 << 29
+        elif p == kl:
+            S[base + k] = 1 << 28
+        else:
+            S[base + k] += H[p] << 4
         k += 1
     i = 1
     while i < n:
