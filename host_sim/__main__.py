@@ -2,14 +2,18 @@
 
     python -m host_sim [--board sim] [--window | --terminal | --headless]
                        [--script FILE] [--until MS] [--shots DIR]
-                       [--trace FILE] [--flash DIR] [--scale N]
+                       [--trace FILE] [--flash DIR] [--erase] [--scale N]
+                       [--realtime]
                        [--udp PORT --peer PORT ...]
 
 With no front end named: a pygame window when a display is there, else the
 terminal view, else (no terminal either) headless. Headless runs play the
 script on the virtual clock as fast as the host allows (exactly repeatable);
-the window and terminal run in real time. See host_sim/device.py for the
-script format; --trace writes every SPI/I2C transaction as a JSON line.
+the window and terminal run in real time, and so does headless with
+--realtime or --udp: two simulators sharing the air over UDP must both
+follow the wall clock, or one's packets reach the other in its past or
+future. See host_sim/device.py for the script format; --trace writes every
+SPI/I2C transaction as a JSON line.
 """
 import argparse
 import os
@@ -31,8 +35,10 @@ def board_module(name):
 
 
 def parse(argv):
-    p = argparse.ArgumentParser(prog="python -m host_sim",
-                                description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(
+        prog="python -m host_sim", description=__doc__.split("\n\n")[0],
+        epilog=__doc__.split("\n\n")[2],
+        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--board", default="sim",
                    help="boards/board_<NAME>.py (default: sim)")
     ui = p.add_mutually_exclusive_group()
@@ -40,7 +46,7 @@ def parse(argv):
     ui.add_argument("--terminal", action="store_true",
                     help="truecolour half-blocks in this terminal")
     ui.add_argument("--headless", action="store_true",
-                    help="no view: play --script on the virtual clock")
+                    help="no view: play --script on the virtual clock (or the wall clock: --realtime)")
     p.add_argument("--script", help="timed events to play (see device.py)")
     p.add_argument("--until", type=int, metavar="MS",
                    help="stop after MS of simulated time")
@@ -51,7 +57,15 @@ def parse(argv):
     p.add_argument("--flash", metavar="DIR",
                    help="the device's flash (save files); default "
                         "build/flash-<board>")
+    p.add_argument("--erase", action="store_true",
+                   help="start from an empty flash: remove the firmware's "
+                        "files (gomoku.*) from the flash dir first, so a "
+                        "script meets the menu's defaults, not the choices "
+                        "and games an earlier run left there")
     p.add_argument("--scale", type=int, default=2, help="window zoom")
+    p.add_argument("--realtime", action="store_true",
+                   help="headless on the wall clock (script times are real "
+                        "milliseconds); implied by --udp")
     p.add_argument("--udp", type=int, metavar="PORT",
                    help="radio: share the air with other simulators over "
                         "UDP on 127.0.0.1, listening on PORT")
@@ -59,6 +73,17 @@ def parse(argv):
                    metavar="PORT", help="radio: another simulator's --udp "
                                         "port (repeatable)")
     return p.parse_args(argv)
+
+
+def erase(flash):
+    """Remove the firmware's files (settings, saved game, saved match and
+    their temporaries) from a flash dir; nothing else there is touched."""
+    if not os.path.isdir(flash):
+        return
+    for name in os.listdir(flash):
+        path = os.path.join(flash, name)
+        if name.startswith("gomoku.") and os.path.isfile(path):
+            os.remove(path)
 
 
 def choose(args):
@@ -102,11 +127,17 @@ def main(argv=None):
         medium = radio_medium.UdpMedium(args.udp, args.peer)
     elif args.peer:
         raise SystemExit("--peer needs --udp PORT")
+    if args.erase:
+        erase(flash)
     dev = device.Device(board, os.path.abspath(flash), medium=medium)
+    dev.shots_dir = shots       # a script's `shot` lands here in every view
     if args.trace:
         dev.trace_to(os.path.abspath(args.trace))
     try:
         if mode == "headless":
+            if args.realtime or medium is not None:
+                import sim_clock
+                sim_clock.set_real(True)
             end = dev.run(script, until_ms=args.until, shots_dir=shots)
             print("ran %d ms of device time; %d screenshot(s)%s" % (
                 end, len(dev.shots),
@@ -116,7 +147,6 @@ def main(argv=None):
             view = terminal.TerminalView(dev, shots_dir=shots)
             if args.until is not None:
                 dev.schedule(device.Script([(args.until, "end")]))
-            dev.shots_dir = shots
             view.run(script)
         else:
             from host_sim import window
@@ -129,7 +159,6 @@ def main(argv=None):
                 print("no window (%s): using the terminal" % e)
                 from host_sim import terminal
                 view = terminal.TerminalView(dev, shots_dir=shots)
-                dev.shots_dir = shots
             if args.until is not None:
                 dev.schedule(device.Script([(args.until, "end")]))
             view.run(script)

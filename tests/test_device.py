@@ -250,3 +250,12 @@ def test_cli_headless_script_shots_and_trace(tmp_path):
                          cwd=str(host_sim.ROOT), capture_output=True,
                          text=True, timeout=120)
     assert out.returncode != 0 and "no board 'nope'" in out.stderr
+
+
+def test_cli_erase_removes_only_the_firmware_files(tmp_path):
+    from host_sim import __main__ as cli
+    for name in ("gomoku.cfg", "gomoku.sav", "gomoku.mat", "notes.txt"):
+        (tmp_path / name).write_bytes(b"x")
+    cli.erase(str(tmp_path))
+    assert sorted(os.listdir(tmp_path)) == ["notes.txt"]
+    cli.erase(str(tmp_path / "missing"))        # no flash yet: nothing to do
