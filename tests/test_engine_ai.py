@@ -66,3 +66,11 @@ def test_seed_scorer_attacks_unless_the_opponent_scores_more():
 def test_seed_is_kept_for_the_search_levels():
     ai.seed(1234)
     assert ai.SEED[0] == 1234
+
+
+def test_every_offered_level_answers_with_a_legal_move():
+    assert ai.LEVELS[0] == 1
+    g = _game([(7, 7), (8, 8)], [(7, 8)])
+    for level in ai.LEVELS:
+        m = ai.best_move(g, level)
+        assert 0 <= m < 225 and g.stone(m % 15, m // 15) == 0, level
