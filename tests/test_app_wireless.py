@@ -131,3 +131,31 @@ def test_reset_mid_match_resumes_and_resyncs(flash):
         want[m.moves[k]] = 1 + (k & 1)
     assert board_of(snaps["end"]) == want and m.game.winner == 1
     assert m.count == 9 and m.stats["divergences"] == 0
+
+
+def test_a_waiting_match_does_not_rewrite_the_save(flash, monkeypatch):
+    """The snapshot is written when it changes (pairing, each move), not
+    on every loop while the board is empty: flash wear on a device."""
+    from host_sim import device
+    renames = []
+    real = os.rename
+
+    def rename(src, dst):
+        if dst == "gomoku.mat":
+            renames.append(time.ticks_ms())
+        return real(src, dst)
+    monkeypatch.setattr(os, "rename", rename)
+    dev = device.Device(board_sim, str(flash))
+    peer = Peer(dev.medium)
+    s = Script()
+    start_hosting(s)
+    s.wait(3000)            # paired, nobody moves: count 0
+    paired_until = s.t
+    s.place(7 * 15 + 7)
+    s.wait(3000)            # the peer answers, then both wait
+    run_device(board_sim, s.end(), str(flash), dev=dev)
+    m = peer.m
+    assert m.code is not None and m.count == 2
+    assert len([t for t in renames if t < paired_until]) == 1
+    assert len(renames) == 3        # pairing, my move, the peer's
+    assert os.path.exists(flash / "gomoku.mat")

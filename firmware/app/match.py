@@ -30,6 +30,9 @@ API for the app (everything is non-blocking; call poll() every loop):
     m.snapshot() # bytes (< 250) to save after pairing, after every move
                  # (own or peer's) and after EV_SYNCED / EV_NEW_GAME;
                  # Match.restore(radio, blob) resumes (ValueError if corrupt)
+    m.saved_key()  # (game_no, count, hash of the moves): changes exactly
+                 # when snapshot() would (session, rule, colours are fixed
+                 # once paired): save only when it differs from the last
     m.stats      # counters, name -> int: sent, radio_fail, retransmits,
                  # received, foreign, malformed, illegal, out_of_turn,
                  # duplicates, conflicts, moves_applied, moves_synced,
@@ -233,6 +236,9 @@ class Match:
         c = L.crc16(b, len(b))
         b.extend(bytes((c >> 8, c & 0xFF)))
         return bytes(b)
+
+    def saved_key(self):
+        return (self.game_no, self.count, self._hash)
 
     @classmethod
     def restore(cls, radio, blob, seed=None, now_ms=None):

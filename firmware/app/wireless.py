@@ -2,8 +2,10 @@
 
 The match itself (pairing, reliable moves, resync) is match.Match; this
 module draws it with the app's board view and feeds it the player's moves.
-The match is saved after every change (match snapshot, atomically), so a
-reset or power loss resumes it and the two devices resync.
+The match is saved when what the snapshot holds changes (pairing, a move,
+a resync, a new game: atomically), never while nothing happens, so a reset
+or power loss resumes it and the two devices resync without wearing the
+flash.
 """
 import os
 import time
@@ -46,6 +48,7 @@ class Wireless:
         self.m = None
         self.game = None
         self.link = None
+        self.saved = None       # (game_no, count, hash) of the last save
 
     def run(self, host, rule, host_colour, blob=None):
         """Pair (or resume) and play until the player leaves; -> None."""
@@ -57,6 +60,7 @@ class Wireless:
                 forget()
                 app.show_note("Saved match set aside: %s" % (e,))
                 return
+            self.saved = self.m.saved_key()     # the file holds just this
         else:
             self.m = M.Match(self.radio, host=host, rule=rule,
                              host_colour=host_colour)
@@ -177,8 +181,12 @@ class Wireless:
         if not m.game.winner:
             app.update_status()
             self.show_link()
+        key = m.saved_key()
+        if key == self.saved:
+            return
         try:
             _save(m.snapshot())
+            self.saved = key
         except (OSError, ValueError):
             pass
 
