@@ -19,7 +19,8 @@ times in milliseconds of simulated time since power-on:
     wait 200           # move the time on
     press place        # hold a button (names from the board's BUTTONS)
     release place
-    tap place 80       # press, release 80 ms later (default 80)
+    tap place 80       # press, release 80 ms later (default 80); on the
+                       # wall clock not before the firmware polled it
     tilt 40 0          # tilt: right, forward in degrees/second, held
     tilt 0 0           # ... until changed
     lean 20 0          # tilt the device TO 20 degrees right (a hand turns
@@ -109,6 +110,10 @@ class Script:
         return max(self._end, self.events[-1][0] if self.events else 0)
 
 
+def _wall_clock():
+    return bool(getattr(sim_clock, "_real", False))
+
+
 def _chip_model(chip):
     mod = __import__(chip + "_model")
     return getattr(mod, chip.upper() + "Model")
@@ -130,6 +135,10 @@ class Device:
         self._done = False
         self._trace_file = None
         self._hand = None
+        self.sleeps = 0             # the firmware's sleep_ms calls so far
+        self._down_at = {}          # button -> (us, sleeps) when pressed
+        self._letting_go = {}       # button -> [due_us, sleeps, queued
+                                    #            taps, down, hold_ms]
         self.lcd = self._attach_lcd() if lcd else None
         self.gyro = None
         self.tilt_source = None
@@ -175,14 +184,71 @@ class Device:
         return model
 
     # ---- the player's hands ------------------------------------------------
+    # On the wall clock (window, terminal, --realtime) the host can fall
+    # behind: a tap released after a fixed time may come and go between two
+    # of the firmware's polls, as if never pressed. There a key is held
+    # until it has been down hold_ms AND the firmware has slept (so polled
+    # its buttons) TAP_SLEEPS times since it went down.
+    TAP_SLEEPS = 3
+    _TAP_GAP_MS = 40        # between two taps of one key typed quickly
+
     def press(self, name):
         self.buttons.press(name)
+        self._down_at[name] = (sim_clock.now_us(), self.sleeps)
 
     def release(self, name):
+        self._down_at.pop(name, None)
+        self._letting_go.pop(name, None)
         self.buttons.release(name)
 
+    def let_go(self, name, hold_ms=80):
+        """Release once the press has surely been seen (see TAP_SLEEPS):
+        a front end's key-up or mouse-up."""
+        t0, s0 = self._down_at.get(name, (sim_clock.now_us(), self.sleeps))
+        q = self._letting_go.get(name)
+        queued = q[2] if q else 0
+        self._letting_go[name] = [t0 + hold_ms * 1000, s0 + self.TAP_SLEEPS,
+                                  queued, True, hold_ms]
+        self._let_go_due()
+
     def tap(self, name, hold_ms=80):
-        self.buttons.tap(name, hold_ms)
+        """Press now, release hold_ms later; on the wall clock not before
+        the firmware has polled it (a second tap of a key still held waits
+        its turn)."""
+        if not _wall_clock():
+            self.buttons.tap(name, hold_ms)
+            return
+        q = self._letting_go.get(name)
+        if q is not None:
+            q[2] += 1
+            return
+        self.press(name)
+        self.let_go(name, hold_ms)
+
+    def _slept(self):
+        """The firmware slept: it has had a chance to poll its buttons."""
+        self.sleeps += 1
+        if self._letting_go:
+            self._let_go_due()
+
+    def _let_go_due(self):
+        now = sim_clock.now_us()
+        for name, q in list(self._letting_go.items()):
+            due, sleeps, queued, down, hold = q
+            if now < due or self.sleeps < sleeps:
+                continue
+            if down:
+                self.buttons.release(name)
+                self._down_at.pop(name, None)
+                if not queued:
+                    del self._letting_go[name]
+                    continue
+                q[:] = [now + self._TAP_GAP_MS * 1000,
+                        self.sleeps + self.TAP_SLEEPS, queued, False, hold]
+            else:               # the next tap typed while this one was held
+                self.press(name)
+                q[:] = [now + hold * 1000, self.sleeps + self.TAP_SLEEPS,
+                        queued - 1, True, hold]
 
     def hand(self):
         """The Hand that tilts this device to target angles (front ends)."""
@@ -314,6 +380,7 @@ class Device:
         def sleep_ms(ms):
             check()
             saved[0](ms)
+            dev._slept()
             check()
 
         def sleep_us(us):

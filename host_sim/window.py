@@ -105,7 +105,7 @@ class WindowView:
     def _release(self, name):
         if name in self.held:
             self.held.discard(name)
-            self.device.release(name)
+            self.device.let_go(name)    # a quick tap still reaches the game
 
     def _update_tilt(self):
         if self.hand is None:

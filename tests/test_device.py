@@ -212,6 +212,14 @@ def test_window_front_end_with_sdl_dummy(tmp_path, monkeypatch):
             pygame.MOUSEBUTTONUP, button=1, pos=(bx + 5, by + 5)))
         pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_UP))
         view.events()
+        # a click quicker than the firmware's polls: held until it has
+        # polled (slept) TAP_SLEEPS times and 80 ms have passed
+        assert dev.buttons.is_pressed("place")
+        import sim_clock
+        sim_clock.advance_us(80000)
+        for _ in range(dev.TAP_SLEEPS):
+            assert dev.buttons.is_pressed("place")
+            dev._slept()
         assert not dev.buttons.is_pressed("place")
         assert view.hand.target == [0.0, 20.0]
         pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_p))
@@ -259,3 +267,30 @@ def test_cli_erase_removes_only_the_firmware_files(tmp_path):
     cli.erase(str(tmp_path))
     assert sorted(os.listdir(tmp_path)) == ["notes.txt"]
     cli.erase(str(tmp_path / "missing"))        # no flash yet: nothing to do
+
+
+def test_wall_clock_taps_wait_for_the_firmware_to_poll(tmp_path):
+    """On the wall clock a slow host must not lose a key: a tap is held
+    until the firmware has slept (polled) TAP_SLEEPS times, and a second
+    tap of the same key typed meanwhile follows it instead of vanishing."""
+    import time
+    import sim_clock
+    dev = device.Device(board_sim, str(tmp_path))
+    dev.tap("back", 80)                 # virtual clock: the script's tap
+    sim_clock.advance_us(90000)
+    assert not dev.buttons.is_pressed("back")
+    sim_clock.set_real(True)
+    try:
+        dev.tap("place", 80)
+        dev.tap("place", 80)            # typed twice, quickly
+        seen = []
+        end = time.monotonic() + 2
+        while time.monotonic() < end and len(seen) < 4:
+            time.sleep(0.03)            # the firmware polls late: slow host
+            level = dev.buttons.is_pressed("place")
+            if not seen or seen[-1] != level:
+                seen.append(level)
+            dev._slept()
+    finally:
+        sim_clock.set_real(False)
+    assert seen == [True, False, True, False]
