@@ -46,7 +46,8 @@ def parse(argv):
     ui.add_argument("--terminal", action="store_true",
                     help="truecolour half-blocks in this terminal")
     ui.add_argument("--headless", action="store_true",
-                    help="no view: play --script on the virtual clock (or the wall clock: --realtime)")
+                    help="no view: play --script on the virtual clock "
+                         "(or the wall clock: --realtime)")
     p.add_argument("--script", help="timed events to play (see device.py)")
     p.add_argument("--until", type=int, metavar="MS",
                    help="stop after MS of simulated time")
