@@ -2,6 +2,12 @@
 (each character cell shows two pixels, upper in the foreground colour of
 '\u2580', lower in the background), scaled to fit, redrawn when it changes.
 
+A terminal rarely has room for the LCD's 240 x 240 pixels, and its 6 x 8
+pixel text shrunk to half or less cannot be read: the text on the LCD is
+then read back from the pixels (the firmware's 5x7 font, font5x7.py) and
+written over the picture as terminal characters, in its own colours, where
+it stands on the screen. The picture stays what the LCD shows.
+
 Keys: arrows tilt the device (held a moment, longer while the key repeats),
 Enter/space place, Backspace back, m menu, e extra, i/j/k/l joystick
 up/left/down/right, o joystick press, p saves a PNG, q quits.
@@ -17,14 +23,15 @@ import sim_clock
 _TILT_DEG = 20.0
 _KEY_HOLD_S = 0.35      # a terminal sends no key-up: a tilt lasts this long
 _FRAME_S = 0.08
+_TEXT_BELOW = 0.75      # overlay the LCD's text when shrunk below this
+_HALF = "\u2580"
 
 
-def half_blocks(rgb, w, h):
-    """Lines of ANSI truecolour text for an RGB888 image (h even or odd)."""
-    lines = []
+def cells(rgb, w, h):
+    """Rows of [char, fg, bg] cells: half blocks for an RGB888 image."""
+    rows = []
     for y in range(0, h, 2):
-        parts = []
-        last = None
+        row = []
         for x in range(w):
             a = 3 * (y * w + x)
             top = rgb[a], rgb[a + 1], rgb[a + 2]
@@ -33,20 +40,179 @@ def half_blocks(rgb, w, h):
                 bot = rgb[b], rgb[b + 1], rgb[b + 2]
             else:
                 bot = (0, 0, 0)
-            if (top, bot) != last:
+            row.append([_HALF, top, bot])
+        rows.append(row)
+    return rows
+
+
+def ansi(rows):
+    """Lines of ANSI truecolour text for rows of [char, fg, bg] cells."""
+    lines = []
+    for row in rows:
+        parts = []
+        last = None
+        for ch, fg, bg in row:
+            if (fg, bg) != last:
                 parts.append("\x1b[38;2;%d;%d;%dm\x1b[48;2;%d;%d;%dm"
-                             % (top + bot))
-                last = (top, bot)
-            parts.append("\u2580")
+                             % (fg + bg))
+                last = (fg, bg)
+            parts.append(ch)
         parts.append("\x1b[0m")
         lines.append("".join(parts))
     return lines
+
+
+def half_blocks(rgb, w, h):
+    """Lines of ANSI truecolour text for an RGB888 image (h even or odd)."""
+    return ansi(cells(rgb, w, h))
+
+
+_GLYPHS = None
+
+
+def _glyphs():
+    """5 column bytes of a glyph (bit 0 the top row) -> its character."""
+    global _GLYPHS
+    if _GLYPHS is None:
+        import font5x7 as f
+        _GLYPHS = {}
+        for c in range(f.FIRST + 1, f.LAST + 1):     # a space has no ink
+            k = 5 * (c - f.FIRST)
+            _GLYPHS[bytes(f.GLYPHS[k:k + 5])] = chr(c)
+    return _GLYPHS
+
+
+def read_text(rgb, w, h, fw=6, fh=8):
+    """The LCD's text, read off its RGB888 pixels: [(x, y, text, fg, bg)]
+    for each run of at least two characters of the firmware's font at
+    scale 1 (fw x fh cells, ink in one colour on one background colour;
+    spaces between words kept). Pixels that only look like a glyph
+    (stones, grid) are not on a clean cell of one background, or stand
+    alone, and are left to the picture."""
+    glyphs = _glyphs()
+    firsts = set(k[0] for k in glyphs if k[0])
+    seconds = set(k[1] for k in glyphs if not k[0])
+    stride = 3 * w
+    colmask = {}            # colour -> per column: bit y set where it is
+    for y in range(h):
+        row = rgb[y * stride:(y + 1) * stride]
+        bit = 1 << y
+        for x in range(w):
+            c = row[3 * x:3 * x + 3]
+            m = colmask.get(c)
+            if m is None:
+                m = colmask[c] = [0] * w
+            m[x] |= bit
+    found = []
+    taken = [0] * w         # per column: rows already read as text
+    full = (1 << fh) - 1
+    for c, cm in colmask.items():
+        rows_with = 0
+        for v in cm:
+            rows_with |= v
+        for y0 in range(h - fh + 1):
+            if not (rows_with >> y0) & (full >> 1):
+                continue        # no ink of this colour on these rows
+            x = 0
+            while x <= w - fw:
+                code = (cm[x] >> y0) & full
+                if not code or (taken[x] >> y0) & full:
+                    x += 1
+                    continue
+                if code in firsts and not (cm[x + fw - 1] >> y0) & full:
+                    start = x
+                elif x and code in seconds and not (cm[x - 1] >> y0) & full:
+                    start = x - 1   # a glyph whose first column is blank
+                else:
+                    x += 1
+                    continue
+                run = _run(colmask, cm, glyphs, rgb, stride, w, start, y0,
+                           fw, fh)
+                if run is None:
+                    x += 1
+                    continue
+                x = start
+                text, end, bg = run
+                found.append((x, y0, text, tuple(c), tuple(bg)))
+                for k in range(x, end):
+                    taken[k] |= full << y0
+                x = end
+    found.sort(key=lambda t: (t[1], t[0]))
+    return found
+
+
+def _run(colmask, cm, glyphs, rgb, stride, w, x, y0, fw, fh):
+    """Characters from (x, y0) on: (text, end x, bg) or None if fewer
+    than two glyphs."""
+    full = (1 << fh) - 1
+    a = y0 * stride + 3 * (x + fw - 1)
+    bg = rgb[a:a + 3]       # a glyph's blank column is background
+    bm = colmask.get(bg)
+    if bm is None or bm is cm:
+        return None
+    out = []
+    n = 0
+    spaces = 0
+    while x + fw <= w:
+        key = bytearray(fw - 1)
+        clean = True
+        for k in range(fw):
+            ink = (cm[x + k] >> y0) & full
+            if (bm[x + k] >> y0) & full != full ^ ink:
+                clean = False
+                break
+            if k < fw - 1:
+                key[k] = ink
+            elif ink:
+                clean = False
+        if not clean:
+            break
+        ch = glyphs.get(bytes(key))
+        if ch is None:
+            if any(key) or spaces >= 3 or not n:
+                break
+            spaces += 1
+            out.append(" ")
+        else:
+            spaces = 0
+            n += 1
+            out.append(ch)
+        x += fw
+    while out and out[-1] == " ":
+        out.pop()
+        x -= fw
+    if n < 2:
+        return None
+    return "".join(out), x, bg
 
 
 def fit(w, h, cols, rows):
     """Size (pixels) to show a w x h screen in cols x rows cells."""
     s = min(cols / w, 2 * rows / h, 1.0)
     return max(1, int(w * s)), max(2, int(h * s) // 2 * 2)
+
+
+def overlay(grid, texts, sx, sy, fh=8):
+    """Write text read off the LCD (read_text) over the picture's cells:
+    sx, sy picture pixels per LCD pixel, two picture rows per cell row.
+    The rows the shrunken text covers are cleared to its background; the
+    characters go on the middle one, from where the text starts."""
+    if not grid:
+        return
+    w = len(grid[0])
+    for x, y, text, fg, bg in texts:
+        r0 = min(int(y * sy / 2), len(grid) - 1)
+        r1 = min(int((y + fh - 2) * sy / 2), len(grid) - 1)
+        mid = min(int((y + fh / 2 - 0.5) * sy / 2), len(grid) - 1)
+        c0 = int(x * sx)
+        n = len(text)
+        c1 = min(w, max(c0 + n, -int(-(x + 6 * n) * sx // 1)))
+        c0 = max(0, min(c0, c1 - n))
+        for r in range(r0, r1 + 1):
+            for c in range(c0, c1):
+                grid[r][c] = [" ", fg, bg]
+        for k, ch in enumerate(text[:c1 - c0]):
+            grid[mid][c0 + k] = [ch, fg, bg]
 
 
 class TerminalView:
@@ -60,6 +226,7 @@ class TerminalView:
         self._tilt_until = 0.0
         self._shot = 0
         self._old = None
+        self._size = None
         self.hand = device.hand() if device.tilt_source is not None else None
         self.message = "arrows tilt  Enter place  Bksp back  m menu  p PNG  q quit"
 
@@ -69,17 +236,26 @@ class TerminalView:
         im = dev.frame_image(self.device.lcd)
         cols, rows = shutil.get_terminal_size((80, 40))
         w, h = fit(im.width, im.height, cols, rows - 2)
-        im = im.resize((w, h), Image.BOX)
-        return half_blocks(im.tobytes(), w, h)
+        grid = cells(im.resize((w, h), Image.BOX).tobytes(), w, h)
+        if w < im.width * _TEXT_BELOW:
+            overlay(grid, read_text(im.tobytes(), im.width, im.height),
+                    w / im.width, h / im.height)
+        return ansi(grid)
 
     def draw(self, force=False):
         lcd = self.device.lcd
+        size = shutil.get_terminal_size((80, 40))
+        clear = ""
+        if size != self._size:          # resized: old picture off first
+            self._size = size
+            clear = "\x1b[2J"
+            force = True
         if not force and lcd.version == self._version:
             return
         self._version = lcd.version
         lines = self.frame_lines()
-        self.out.write("\x1b[H" + "\n".join(lines) + "\n\x1b[K" + self.message
-                       + "\n")
+        self.out.write(clear + "\x1b[H" + "\n".join(lines) + "\n\x1b[K" +
+                       self.message + "\n")
         self.out.flush()
 
     # ---- keyboard ----------------------------------------------------------
@@ -98,14 +274,21 @@ class TerminalView:
         i = 0
         while i < len(data):
             ch = data[i]
-            if data.startswith("\x1b[", i) and i + 2 < len(data):
-                arrow = data[i + 2]
-                i += 3
+            if ch == "\x1b" and i + 2 < len(data) and data[i + 1] in "[O":
+                # CSI or SS3 (arrows in application mode): ESC [ params final
+                j = i + 2
+                while j < len(data) and not "@" <= data[j] <= "~":
+                    j += 1
+                final = data[j] if j < len(data) else ""
+                i = j + 1
                 tilt = {"A": (0, _TILT_DEG), "B": (0, -_TILT_DEG),
-                        "C": (_TILT_DEG, 0), "D": (-_TILT_DEG, 0)}.get(arrow)
+                        "C": (_TILT_DEG, 0), "D": (-_TILT_DEG, 0)}.get(final)
                 if tilt and self.hand:
                     self.hand.hold(*tilt)
                     self._tilt_until = time.monotonic() + _KEY_HOLD_S
+                continue
+            if ch == "\x1b":
+                i += 1          # a lone Esc (or a cut sequence): nothing
                 continue
             i += 1
             name = {"\r": "place", "\n": "place", " ": "place",
@@ -131,8 +314,8 @@ class TerminalView:
         if t - self._last < _FRAME_S:
             return
         self._last = t
-        self._keys()
         self.draw()
+        self._keys()    # after drawing: a tap's hold starts once we are free
 
     def run(self, script=None):
         """Play interactively (real time) until q, or until a script ends."""
@@ -142,7 +325,8 @@ class TerminalView:
         if self.keys:
             self._old = termios.tcgetattr(fd)
             tty.setcbreak(fd)
-        self.out.write("\x1b[2J\x1b[?25l")
+        # the alternate screen: on quit the shell comes back as it was
+        self.out.write("\x1b[?1049h\x1b[2J\x1b[?25l")
         sim_clock.set_real(True)
         sim_clock.add_hook(self._hook)
         try:
@@ -151,5 +335,5 @@ class TerminalView:
             sim_clock.set_real(False)
             if self._old is not None:
                 termios.tcsetattr(fd, termios.TCSADRAIN, self._old)
-            self.out.write("\x1b[0m\x1b[?25h\n")
+            self.out.write("\x1b[0m\x1b[?25h\x1b[?1049l")
             self.out.flush()

@@ -269,6 +269,140 @@ def test_cli_erase_removes_only_the_firmware_files(tmp_path):
     cli.erase(str(tmp_path / "missing"))        # no flash yet: nothing to do
 
 
+def _plain(text):
+    """Terminal output without its colour escapes."""
+    import re
+    return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", text)
+
+
+def test_terminal_shows_the_lcd_text_readably_when_shrunk(tmp_path,
+                                                          monkeypatch):
+    # 120 x 50 cells: the 240 px LCD shrinks to 96 px, its 6 px letters
+    # to 2.4 px; the menu must still read as text
+    monkeypatch.setenv("COLUMNS", "120")
+    monkeypatch.setenv("LINES", "50")
+    dev = device.Device(board_sim, str(tmp_path))
+    dev.run(until_ms=1500)
+    out = io.StringIO()
+    view = terminal.TerminalView(dev, out=out, keys=False)
+    view.draw(force=True)
+    lines = [_plain(line) for line in out.getvalue().split("\n")]
+    for want in ("Mode:  vs AI", "Level: 1", "Rule:  Freestyle",
+                 "Black: you", "> Start", "A: change/start  X: next"):
+        assert any(want in line for line in lines), want
+    assert len(lines[1]) >= 96 and "\u2580" in lines[1]    # still a picture
+    # in order, top to bottom, as on the LCD
+    rows = [next(k for k, line in enumerate(lines) if want in line)
+            for want in ("Mode:", "Level:", "Rule:", "Black:", "> Start")]
+    assert rows == sorted(rows) and len(set(rows)) == 5
+    # read off the pixels: what the firmware drew, in its colours
+    im = device.frame_image(dev.lcd)
+    found = terminal.read_text(im.tobytes(), im.width, im.height)
+    start = [f for f in found if f[2] == "> Start"][0]
+    assert start[3] == device.rgb888(board_view.BANNER_TEXT)
+    assert start[4] == device.rgb888(board_view.BANNER)
+
+
+def test_terminal_redraws_after_a_resize(tmp_path, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "120")
+    monkeypatch.setenv("LINES", "50")
+    dev = device.Device(board_sim, str(tmp_path))
+    dev.run(until_ms=1500)
+    out = io.StringIO()
+    view = terminal.TerminalView(dev, out=out, keys=False)
+    view.draw()
+    out.seek(0)
+    out.truncate()
+    view.draw()
+    assert out.getvalue() == ""             # nothing changed
+    monkeypatch.setenv("COLUMNS", "80")
+    monkeypatch.setenv("LINES", "24")
+    view.draw()
+    assert out.getvalue().startswith("\x1b[2J")     # the old picture goes
+    assert "Mode:" in _plain(out.getvalue())
+
+
+def test_terminal_escape_sequences_are_not_keys(tmp_path):
+    dev = device.Device(board_sim, str(tmp_path))
+    view = terminal.TerminalView(dev, out=io.StringIO(), keys=False)
+    # arrows in application cursor mode (ESC O C), shift+up (ESC [1;2A),
+    # Delete (ESC [3~): tilts or nothing, never a button ('O' is the
+    # joystick press, 'C'/'A' nothing, '~' nothing)
+    view._handle("\x1bOC")
+    assert view.hand.target == [20.0, 0.0]
+    view._handle("\x1b[1;2A")
+    assert view.hand.target == [0.0, 20.0]
+    view._handle("\x1b[3~\x1b")
+    assert not any(dev.buttons.is_pressed(n) for n in dev.buttons.pins)
+    view._handle("o")
+    assert dev.buttons.is_pressed("press")
+
+
+def test_terminal_front_end_in_a_pty_menu_game_undo_quit(tmp_path):
+    """`python -m host_sim --terminal` as a person runs it: a 120 x 50
+    terminal, keys typed; the screens read as text, q quits cleanly."""
+    import fcntl
+    import pty
+    import select
+    import struct
+    import subprocess
+    import sys
+    import termios
+    import time
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 50, 120, 0, 0))
+    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+    env["TERM"] = "xterm-256color"
+    p = subprocess.Popen([sys.executable, "-m", "host_sim", "--terminal",
+                          "--flash", str(tmp_path / "flash"), "--shots",
+                          str(tmp_path)], stdin=slave, stdout=slave,
+                         stderr=subprocess.PIPE, cwd=host_sim.ROOT, env=env)
+    os.close(slave)
+    seen = []
+
+    def wait_for(text, timeout=20):
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            if select.select([master], [], [], 0.1)[0]:
+                try:
+                    seen.append(os.read(master, 65536).decode("utf-8",
+                                                              "replace"))
+                except OSError:
+                    break
+                if text in _plain("".join(seen)):
+                    got = _plain("".join(seen))
+                    del seen[:]
+                    return got
+        raise AssertionError("no %r on the terminal; last output:\n%s"
+                             % (text, _plain("".join(seen))[-2000:]))
+    try:
+        wait_for("> Start")
+        os.write(master, b"\r")                 # A: start vs AI
+        wait_for("Black (you) to move")
+        os.write(master, b"\r")                 # place at the centre
+        wait_for("#2")                          # ... and the AI answered
+        os.write(master, b"\x7f")               # B: undo both
+        screen = wait_for("Undone")
+        assert "#0" in screen
+        os.write(master, b"p")
+        wait_for("saved ")
+        os.write(master, b"q")
+        assert p.wait(timeout=20) == 0, p.stderr.read()
+        rest = []
+        while select.select([master], [], [], 0.2)[0]:
+            try:
+                rest.append(os.read(master, 65536).decode("utf-8", "replace"))
+            except OSError:
+                break
+        assert "".join(rest).endswith("\x1b[?1049l")   # the shell is back
+        assert (tmp_path / "screen-001.png").exists()
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+        os.close(master)
+
+
 def test_wall_clock_taps_wait_for_the_firmware_to_poll(tmp_path):
     """On the wall clock a slow host must not lose a key: a tap is held
     until the firmware has slept (polled) TAP_SLEEPS times, and a second
