@@ -505,31 +505,46 @@ def _top_imports(path):
 
 
 def engine_modules(entry=("gomoku", "ai"), engine=ENGINE):
-    """Engine modules the entry modules import at top level, dependencies first.
+    """Engine modules the entry modules import at top level, in import order.
 
     Only module-level imports count: what a level needs beyond level 1 is
-    imported inside functions, when asked for, and is not uploaded.
+    imported inside functions, when asked for, and is not uploaded. Each
+    module comes after its dependencies; of those ready, the largest (its
+    stripped source) first: compiling takes ~2 KB of scratch heap and the
+    largest functions need the largest free blocks, both easier to find
+    while the heap is still empty.
     """
-    order = []
+    deps = {}
 
     def visit(name, chain):
         path = engine / (name + ".py")
-        if name in order or name in chain or not path.exists():
+        if name in deps or name in chain or not path.exists():
             return
-        for dep in _top_imports(path):
+        found = _top_imports(path)
+        for dep in found:
             visit(dep, chain + (name,))
-        order.append(name)
+        deps[name] = [d for d in found if (engine / (d + ".py")).exists() and d != name]
 
     for name in entry:
         if not (engine / (name + ".py")).exists():
             raise FileNotFoundError("engine module %s.py missing in %s" % (name, engine))
         visit(name, ())
+    size = {n: len(strip_source((engine / (n + ".py")).read_text())) for n in deps}
+    order = []
+    while len(order) < len(deps):
+        ready = [n for n in deps if n not in order
+                 and all(d in order or d not in deps for d in deps[n])]
+        if not ready:       # an import cycle: the first one found goes first
+            ready = [n for n in deps if n not in order][:1]
+        order.append(max(ready, key=lambda n: size[n]))
     return order
 
 
 # -- a level-N game on the board ---------------------------------------------
-# A module on the board, imported after the engine (an import streams the
-# file through the parser: far less heap than exec of its source). One line
+# A module on the board, imported before the engine, as a device's main.py
+# is (an import streams the file through the parser: far less heap than
+# exec of its source). The game's arguments are written into it, so that
+# nothing is compiled between the engine's import and the game. One line
 # a move: "<move> <us> <free heap>", then "W <winner>". The heap is locked
 # only around best_move: an allocation there raises MemoryError, which ends
 # the game with a traceback (the finally unlocks, so the board stays usable);
@@ -537,17 +552,17 @@ def engine_modules(entry=("gomoku", "ai"), engine=ENGINE):
 DRIVER = "mcudrv"
 DRIVER_SOURCE = """\
 import gc,utime,micropython as u
-def game(r,lv,op):
+def game():
  import gomoku,ai
- g=gomoku.Game(r)
- for m in op:g.play(m%15,m//15)
+ g=gomoku.Game({rule})
+ for m in {opening}:g.play(m%15,m//15)
  while g.winner==0:
   gc.collect()
   f=gc.mem_free()
   u.heap_lock()
   try:
    t=utime.ticks_us()
-   m=ai.best_move(g,lv)
+   m=ai.best_move(g,{level})
    t=utime.ticks_diff(utime.ticks_us(),t)
   finally:
    u.heap_unlock()
@@ -555,6 +570,11 @@ def game(r,lv,op):
   g.play(m%15,m//15)
  print('W',g.winner)
 """
+
+
+def driver_source(rule, level, op):
+    """The driver module for one game: rule, level and opening written in."""
+    return DRIVER_SOURCE.format(rule=rule, level=level, opening=tuple(op))
 
 
 def opening(seed, stones=4):
@@ -654,26 +674,30 @@ def _play_game(level, rule, seed, strip, mb, engine, lazy):
                                        "uploaded_bytes": len(sent.encode())}
     report["uploaded_bytes"] = sum(mb.eval("__import__('os').size(%r)" % (n + ".py"))
                                    for n in names + lazy)
-    mb.put(DRIVER + ".py", DRIVER_SOURCE)
+    op = opening(seed)
+    driver = driver_source(rule, level, op)
+    mb.put(DRIVER + ".py", driver)
     report["upload_s"] = round(time.monotonic() - t0, 2)
     mb.soft_reset()
     mb.mem_free()                       # defines the helper
-    report["free_before_import"] = free = mb.mem_free()
+    report["free_at_start"] = free = mb.mem_free()
     try:
         # At the raw REPL's top level (call), as from a device's main.py:
-        # the C stack is as deep as it would be there.
+        # the C stack is as deep as it would be there. The driver first, as
+        # a main.py is compiled before the engine it imports: a compile
+        # needs ~2 KB of scratch heap, best found while the heap is empty.
+        report["failed_at"] = "import the %d-byte test driver %s.py" % (
+            len(driver), DRIVER)
+        mb.call("import " + DRIVER)
+        report["driver_bytes"] = free - mb.mem_free()
+        report["free_before_import"] = free = mb.mem_free()
         for name in names:              # one at a time: the cost of each
             report["failed_at"] = "import " + name
             mb.call("import " + name)
             now = mb.mem_free()
             report["modules"][name]["import_bytes"] = free - now
             free = now
-        report["free_after_import"] = free
-        report["failed_at"] = "import the %d-byte test driver %s.py" % (
-            len(DRIVER_SOURCE), DRIVER)
-        mb.call("import " + DRIVER)
-        report["free_before_game"] = now = mb.mem_free()
-        report["driver_bytes"] = free - now
+        report["free_after_import"] = report["free_before_game"] = free
         report["largest_free_block_before_game"] = mb.largest_free_block()
         del report["failed_at"]
     except MicroBitError as e:
@@ -682,12 +706,10 @@ def _play_game(level, rule, seed, strip, mb, engine, lazy):
         report["memory_error"] = "MemoryError" in e.traceback
         return report
     report["import_bytes"] = report["free_before_import"] - report["free_after_import"]
-    op = opening(seed)
     report["opening"] = [[m % 15, m // 15] for m in op]
     t0 = time.monotonic()
     try:
-        mb.exec("_a=(%d,%d,%r)" % (rule, level, op), flush=True)
-        out = mb.call("%s.game(*_a)" % DRIVER, timeout=1800)
+        out = mb.call("%s.game()" % DRIVER, timeout=1800)
     except MicroBitError as e:
         report["error"] = e.traceback.strip().splitlines()[-1]
         report["traceback"] = e.traceback

@@ -23,27 +23,17 @@ def seed(n):
 
 def best_move(g, level=1):
     if g.winner:
-        raise ValueError("game over")
-    if level == 1:
-        return _level1(g)
-    try:
-        import search
-    except ImportError:
-        raise ValueError("level %d not available" % level)
-    return search.best_move(g, level)
-
-
-def _key(a, d):
-    # own five > block five > own win-next > block it > own double three >
-    # block it > the rest by a + 2d (defence first pays against the seeds)
-    t = 0
-    if a >= 600 or d >= 600:
-        t = (6 if a >= 30000 else 5 if d >= 30000 else 4 if a >= 780 else
-             3 if d >= 780 else 2 if a >= 600 else 1)
-    return (t << 20) + a + d + d
-
-
-def _level1(g):
+        import refusal
+        raise refusal.error(2)                      # game over
+    if level != 1:
+        try:
+            import search
+        except ImportError:
+            import refusal
+            raise refusal.error(8, level)           # no such level
+        return search.best_move(g, level)
+    # Level 1, here and not in a function of its own: renju's check below
+    # recurses, and the micro:bit's C stack is short (a frame each call).
     W = _W
     P = g.pat
     bd = g.board
@@ -84,3 +74,13 @@ def _level1(g):
             bi = p
         p += 1
     return bi
+
+
+def _key(a, d):
+    # own five > block five > own win-next > block it > own double three >
+    # block it > the rest by a + 2d (defence first pays against the seeds)
+    t = 0
+    if a >= 600 or d >= 600:
+        t = (6 if a >= 30000 else 5 if d >= 30000 else 4 if a >= 780 else
+             3 if d >= 780 else 2 if a >= 600 else 1)
+    return (t << 20) + a + d + d

@@ -5,10 +5,11 @@ from pattern import update
 class Game:
     def __init__(self, rule=0):
         if rule not in (0, 1, 4):
-            raise ValueError("rule must be 0, 1 or 4")
+            import refusal
+            raise refusal.error(0)                  # bad rule
         self._why = None
         if rule == 4:
-            import renju
+            import renju        # gomoku has imported it already
             self._why = renju.why
         self.pat = bytearray(900)
         self.hist = bytearray(225)
@@ -20,7 +21,8 @@ class Game:
 
     def stone(self, x, y):
         if type(x) is not int or type(y) is not int or not (0 <= x < 15 and 0 <= y < 15):
-            raise ValueError("(%r, %r) is off the board" % (x, y))
+            import refusal
+            raise refusal.error(1, x, y)            # off the board
         i = y * 15 + x
         return self.board[i >> 2] >> ((i & 3) << 1) & 3
 
@@ -33,15 +35,17 @@ class Game:
     def play(self, x, y):
         s = self.stone(x, y)
         if self.winner:
-            raise ValueError("game over")
+            import refusal
+            raise refusal.error(2)                  # game over
         if s:
-            raise ValueError("(%d, %d) is occupied" % (x, y))
+            import refusal
+            raise refusal.error(3, x, y)            # occupied
         i = y * 15 + x
         c = self.turn
         w = c == 1 and self._why and self._why(self, i)
         if w:
-            raise ValueError("(%d, %d) is forbidden for black: %s" % (
-                x, y, ("double three", "double four", "overline")[w - 1]))
+            import refusal
+            raise refusal.error(3 + w, x, y)        # forbidden: why w
         # a five is read off the codes the move had before it was played
         w = (i << 2) + (c << 1) - 2
         w = self.pat[w] | self.pat[w + 1] << 8
@@ -59,7 +63,8 @@ class Game:
 
     def undo(self):
         if not self.moves:
-            raise ValueError("nothing to undo")
+            import refusal
+            raise refusal.error(7)                  # nothing to undo
         self.moves -= 1
         self._set(self.hist[self.moves], 0)
         self.winner = 0

@@ -31,8 +31,12 @@
 # 1 double three, 2 double four, 3 overline) under renju, else None.
 # The micro:bit compiles each module on import with a small C stack and
 # heap: importing the parts one by one, largest first, keeps both in reach.
+# renju comes with the rest: compiled later, inside Game(), it would need
+# ~2.8 KB of scratch heap on top of a full one. Error messages live in
+# refusal, loaded only to raise one.
 import shapes  # noqa: F401
 from pattern import STEP  # noqa: F401
+import renju  # noqa: F401
 from gamestate import Game  # noqa: F401
 
 FREESTYLE = 0
