@@ -8,9 +8,12 @@ then read back from the pixels (the firmware's 5x7 font, font5x7.py) and
 written over the picture as terminal characters, in its own colours, where
 it stands on the screen. The picture stays what the LCD shows.
 
-Keys: arrows tilt the device (held a moment, longer while the key repeats),
-Enter/space place, Backspace back, m menu, e extra, i/j/k/l joystick
-up/left/down/right, o joystick press, p saves a PNG, q quits.
+Keys: arrows move the cursor with the joystick (one step a press) on a
+board that has one, else they tilt the device; w/a/s/d tilt it (forward,
+left, back, right: held a moment, longer while the key repeats; a terminal
+sends no key-up); Enter/space place, Backspace back, m menu, e extra,
+i/j/k/l joystick up/left/down/right, o joystick press, p saves a PNG,
+q quits.
 """
 import os
 import select
@@ -21,7 +24,9 @@ import time
 import sim_clock
 
 _TILT_DEG = 20.0
-_KEY_HOLD_S = 0.35      # a terminal sends no key-up: a tilt lasts this long
+_KEY_HOLD_S = 0.25      # a terminal sends no key-up: a tilt this long is
+                        # one step (key repeats extend it: steps repeat)
+_WASD = {"w": "up", "a": "left", "s": "down", "d": "right"}
 _FRAME_S = 0.08
 _TEXT_BELOW = 0.75      # overlay the LCD's text when shrunk below this
 _HALF = "\u2580"
@@ -223,12 +228,17 @@ class TerminalView:
         self.shots_dir = shots_dir
         self._version = -1
         self._last = 0.0
-        self._tilt_until = 0.0
+        self._tilt_until = 0         # device us: the tilt ends
         self._shot = 0
         self._old = None
         self._size = None
         self.hand = device.hand() if device.tilt_source is not None else None
-        self.message = "arrows tilt  Enter place  Bksp back  m menu  p PNG  q quit"
+        joy = "up" in device.buttons.pins
+        keys = ["arrows move" if joy else "arrows tilt" if self.hand else ""]
+        if joy and self.hand:
+            keys.append("wasd tilt")
+        self.message = "  ".join(k for k in keys if k) + \
+            "  Enter place  Bksp back  m menu  p PNG  q quit"
 
     def frame_lines(self):
         from PIL import Image
@@ -281,11 +291,12 @@ class TerminalView:
                     j += 1
                 final = data[j] if j < len(data) else ""
                 i = j + 1
-                tilt = {"A": (0, _TILT_DEG), "B": (0, -_TILT_DEG),
-                        "C": (_TILT_DEG, 0), "D": (-_TILT_DEG, 0)}.get(final)
-                if tilt and self.hand:
-                    self.hand.hold(*tilt)
-                    self._tilt_until = time.monotonic() + _KEY_HOLD_S
+                arrow = {"A": "up", "B": "down", "C": "right",
+                         "D": "left"}.get(final)
+                if arrow in names:
+                    d.tap(arrow, 80)        # the joystick: one step a press
+                elif arrow:
+                    self.tilt(arrow)
                 continue
             if ch == "\x1b":
                 i += 1          # a lone Esc (or a cut sequence): nothing
@@ -297,6 +308,8 @@ class TerminalView:
                     "o": "press"}.get(ch.lower() if ch.isalpha() else ch)
             if name and name in names:
                 d.tap(name, 80)
+            elif ch.lower() in _WASD and ch.isalpha():
+                self.tilt(_WASD[ch.lower()])
             elif ch in "pP":
                 self._shot += 1
                 path = os.path.join(self.shots_dir, "screen-%03d.png" % self._shot)
@@ -306,16 +319,27 @@ class TerminalView:
             elif ch in "qQ\x03":
                 d.stop()
 
+    def tilt(self, way):
+        """Lean the device that way a moment: a terminal sends no key-up,
+        so the tilt lasts _KEY_HOLD_S (longer while the key repeats)."""
+        if self.hand is None:
+            return
+        self.hand.hold(*{"up": (0, _TILT_DEG), "down": (0, -_TILT_DEG),
+                         "right": (_TILT_DEG, 0),
+                         "left": (-_TILT_DEG, 0)}[way])
+        self._tilt_until = sim_clock.now_us() + int(_KEY_HOLD_S * 1e6)
+
     def _hook(self, now_us):
-        t = time.monotonic()
-        if self._tilt_until and t >= self._tilt_until:
-            self._tilt_until = 0.0
+        if self._tilt_until and now_us >= self._tilt_until:
+            self._tilt_until = 0
             self.hand.hold(0, 0)
+        t = time.monotonic()
         if t - self._last < _FRAME_S:
             return
-        self._last = t
         self.draw()
         self._keys()    # after drawing: a tap's hold starts once we are free
+        self._last = time.monotonic()   # and the firmware runs a frame's
+                                        # time before the next drawing
 
     def run(self, script=None):
         """Play interactively (real time) until q, or until a script ends."""

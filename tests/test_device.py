@@ -176,8 +176,17 @@ def test_terminal_view_renders_half_blocks_and_keys(tmp_path):
     assert os.path.exists(tmp_path / "screen-001.png")
     view._handle(" ")
     assert dev.buttons.is_pressed("place")
-    view._handle("\x1b[C")
+    view._handle("\x1b[C")                 # an arrow: the joystick
+    assert dev.buttons.is_pressed("right")
+    assert view.hand.target == [0.0, 0.0]
+    view._handle("d")                       # w/a/s/d: tilt
     assert view.hand.target == [20.0, 0.0]
+    # a board without a joystick: arrows tilt
+    esp = device.Device(board_esp32_ili9341, str(tmp_path / "esp"))
+    view = terminal.TerminalView(esp, out=out, keys=False)
+    view._handle("\x1b[A")
+    assert view.hand.target == [0.0, 20.0]
+    assert "arrows tilt" in view.message
 
 
 def test_half_blocks_colours():
@@ -326,14 +335,15 @@ def test_terminal_escape_sequences_are_not_keys(tmp_path):
     dev = device.Device(board_sim, str(tmp_path))
     view = terminal.TerminalView(dev, out=io.StringIO(), keys=False)
     # arrows in application cursor mode (ESC O C), shift+up (ESC [1;2A),
-    # Delete (ESC [3~): tilts or nothing, never a button ('O' is the
-    # joystick press, 'C'/'A' nothing, '~' nothing)
+    # Delete (ESC [3~), a lone Esc: the joystick or nothing, never another
+    # button ('O' is the joystick press, '~' nothing)
     view._handle("\x1bOC")
-    assert view.hand.target == [20.0, 0.0]
+    assert dev.buttons.is_pressed("right")
     view._handle("\x1b[1;2A")
-    assert view.hand.target == [0.0, 20.0]
+    assert dev.buttons.is_pressed("up")
     view._handle("\x1b[3~\x1b")
-    assert not any(dev.buttons.is_pressed(n) for n in dev.buttons.pins)
+    assert sorted(n for n in dev.buttons.pins if dev.buttons.is_pressed(n)) \
+        == ["right", "up"]
     view._handle("o")
     assert dev.buttons.is_pressed("press")
 
@@ -428,3 +438,41 @@ def test_wall_clock_taps_wait_for_the_firmware_to_poll(tmp_path):
     finally:
         sim_clock.set_real(False)
     assert seen == [True, False, True, False]
+
+
+def test_terminal_arrow_press_is_one_cursor_step(tmp_path):
+    """An arrow press is one joystick tap: one cursor step, never two."""
+    import sim_clock
+    dev = device.Device(board_sim, str(tmp_path))
+    view = terminal.TerminalView(dev, out=io.StringIO(), keys=False)
+    sim_clock.add_hook(view._hook)
+    presses = 4
+    for k in range(presses):
+        sim_clock.call_at((2500 + 900 * k) * 1000,
+                          lambda: view._handle("\x1b[C"))
+    end = 2500 + 900 * presses + 300
+    dev.run(device.Script.parse("at 1500\ntap place\nat %d\ntap place\n"
+                                "wait 300\n" % end))
+    black, white = stones(dev, board_sim)
+    assert black == [7 * 15 + 7 + presses]
+
+
+def test_terminal_arrow_tilt_leaves_a_slow_host_room(tmp_path):
+    """The tilt of one arrow press passes the firmware's dead zone surely,
+    and is back inside its release band long before the firmware's first
+    auto-repeat: 100 ms are left for a host that polls late (a 0.35 s tilt
+    left 40 ms, and a busy terminal made double steps)."""
+    import sim_clock
+    import tilt
+    dev = device.Device(board_sim, str(tmp_path))
+    view = terminal.TerminalView(dev, out=io.StringIO(), keys=False)
+    sim_clock.add_hook(view._hook)
+    view._handle("a")
+    angles = []
+    for _ in range(200):
+        sim_clock.advance_us(5000)
+        angles.append(-view.hand.angle[0] * 1000)      # mdeg, to the left
+    assert max(angles) >= tilt._DEAD + 3000
+    step = 5 * next(k for k, a in enumerate(angles) if a >= tilt._DEAD)
+    back = 5 * max(k for k, a in enumerate(angles) if a >= tilt._RELEASE)
+    assert back - step <= tilt._FIRST_MS - 100
