@@ -5,7 +5,6 @@ pair, varied openings, freestyle). Device figures come from tools/mcu.py's
 emulated micro:bit; the big level's heap from the MicroPython unix port.
 """
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -147,7 +146,11 @@ def main():
     match(brain(TOP), seed_b, 40, top, "seed000 scorer", 99)
     match(brain(TOP), ref_b, 20, top, "ref_alphabeta (seed 001, 5 wide, 3 plies)", 90)
     match(brain(TOP), gb_b, 6, top, "gomokubench hard", 90, timeout=120)
-    for lv, games in ((2, 20), (3, 12), (4, 6)):
+    # level 3, the first level for bigger boards, against the same references
+    match(brain(3), seed_b, 20, "level3", "seed000 scorer", 99)
+    match(brain(3), ref_b, 20, "level3", "ref_alphabeta (seed 001, 5 wide, 3 plies)", 90)
+    match(brain(3), gb_b, 6, "level3", "gomokubench hard", 90, timeout=120)
+    for lv, games in ((2, 20), (3, 12), (4, 4)):
         match(brain(lv), brain(lv - 1), games, "level%d" % lv, "level%d" % (lv - 1), 70)
     unix_heap(4)
     try:

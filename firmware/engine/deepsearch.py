@@ -9,7 +9,7 @@ nothing. Fixed limits per level, no clock.
 import search as _s
 
 # depth, width, nodes, vcf nodes, tt bytes, margin
-_LV = ((3, 8, 700, 500, 16384, 30), (4, 10, 6000, 3000, 65536, 20))
+_LV = ((4, 8, 6000, 1000, 16384, 30), (6, 10, 40000, 6000, 65536, 20))
 _WIN = 30000
 _BIG = 29000
 _MP = 16
