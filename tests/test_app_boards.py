@@ -78,9 +78,10 @@ def test_missing_radio_is_named_and_wireless_is_not_offered(tmp_path, capsys):
         s.tap("menu")       # Mode
         s.tap("place")      # 2 players
         s.tap("place")      # vs AI again: no third mode without a radio
-        s.tap("menu")       # Rule
-        s.tap("menu")       # Black
-        s.tap("menu")       # Start
+        import app
+        lines = 4 if len(app.ai_levels()) > 1 else 3
+        for _ in range(lines):
+            s.tap("menu")   # (Level when there are levels) Rule, Black, Start
         s.tap("place")
         s.wait(300)
         s.place(7 * 15 + 8)
