@@ -2,7 +2,9 @@
 from shapes import T as _T, TRX as _TRX
 
 STEP = (1, 15, 16, 14)
-_LN = bytearray(21)
+# LINE: the 21 points centred on a point along one direction (line() fills
+# it: 0 empty, 1 black, 2 white, 3 off the board); update and renju share it
+LINE = bytearray(21)
 _LB = bytearray(16)
 
 
@@ -23,26 +25,33 @@ def reach(i, d, back):
     return x if back else 14 - x
 
 
+def line(bd, i, d):
+    # LINE[10 + k] = the point k steps from i along direction d
+    ln = LINE
+    st = STEP[d]
+    for k in range(21):
+        ln[k] = 3
+    k = reach(i, d, 1)
+    if k > 10:
+        k = 10
+    p = i - k * st
+    k = 10 - k
+    j = reach(i, d, 0)
+    while k <= 10 + j and k < 21:
+        ln[k] = bd[p >> 2] >> ((p & 3) << 1) & 3
+        p += st
+        k += 1
+
+
 def update(g, i):
     # recompute both colours' codes within 5 of point i on its 4 lines
     bd = g.board
     pat = g.pat
-    ln = _LN
+    ln = LINE
     lb = _LB
     for d in range(4):
         st = STEP[d]
-        for k in range(21):
-            ln[k] = 3
-        k = reach(i, d, 1)
-        if k > 10:
-            k = 10
-        p = i - k * st
-        k = 10 - k
-        j = reach(i, d, 0)
-        while k <= 10 + j and k < 21:
-            ln[k] = bd[p >> 2] >> ((p & 3) << 1) & 3
-            p += st
-            k += 1
+        line(bd, i, d)
         ns = (d & 1) << 2
         keep = 0xF0 >> ns
         for c in range(1, 3):

@@ -1,12 +1,14 @@
 """Renju forbidden points for black, read from the shape tables."""
-from pattern import reach, STEP
+from pattern import LINE, STEP, line
 
 
-# Renju: why(g, i) -> 0 if black may play the empty point i, else 1 double
-# three, 2 double four, 3 overline. A three is real only if its straight
-# four can be made on a point that is not forbidden itself. That point is
-# judged by its codes as they stand, its straight four counted as a four
-# (one level of the recursion: no table is touched, the C stack stays small).
+# why(g, i) -> 0 if black may play the empty point i, else 1 double three,
+# 2 double four, 3 overline. A three is real only if its straight four can be
+# made on a point that is not forbidden itself. That point is judged by its
+# codes as they stand, its straight four counted as a four (one level of the
+# recursion: no table is touched). One function, calling only line() and
+# itself once: level 1 runs it with the heap locked, and then every Python
+# call takes its frame from the micro:bit's 1.8 KB C stack.
 def why(g, i, d0=-1):
     pat = g.pat
     j = i << 2
@@ -26,45 +28,31 @@ def why(g, i, d0=-1):
         return over or 2
     if n3 < 2 or d0 >= 0:
         return 1 if n3 > 1 else 0
+    ln = LINE
     n3 = 0
     for d in range(4):
-        if t >> d & 1 and _three(g, i, d):
-            n3 += 1
-    return 1 if n3 > 1 else 0
-
-
-def _three(g, i, d):
-    # the first empty point each way from i: a straight four with i, allowed?
-    bd = g.board
-    for b in range(2):
-        s = -STEP[d] if b else STEP[d]
-        k = reach(i, d, b)
-        p = i
-        while k:
-            p += s
-            k -= 1
-            v = bd[p >> 2] >> ((p & 3) << 1) & 3
-            if v != 1:
-                if not v and _straight(bd, i, p, d) and not why(g, p, d):
-                    return 1
+        if not t >> d & 1:
+            continue
+        line(g.board, i, d)
+        ln[10] = 1
+        # the first empty point e each way from i: black on it makes exactly
+        # four in a row, both ends empty and each end making exactly five?
+        for b in range(-1, 2, 2):
+            e = 10 + b
+            while ln[e] == 1:
+                e += b
+            if ln[e]:
+                continue
+            ln[e] = 1
+            lo = hi = e
+            while ln[lo - 1] == 1:
+                lo -= 1
+            while ln[hi + 1] == 1:
+                hi += 1
+            ln[e] = 0
+            if (hi - lo == 3 and ln[lo - 1] == 0 and ln[hi + 1] == 0
+                    and ln[lo - 2] != 1 and ln[hi + 2] != 1
+                    and not why(g, i + (e - 10) * STEP[d], d)):
+                n3 += 1
                 break
-    return 0
-
-
-def _straight(bd, i, e, d):
-    # with black on i and e: exactly four in a row through e, each end
-    # empty and filling it makes exactly five
-    n = 1
-    for b in range(2):
-        s = -STEP[d] if b else STEP[d]
-        k = reach(e, d, b)
-        p = e
-        v = 1
-        while k and v == 1:
-            p += s
-            k -= 1
-            v = 1 if p == i else bd[p >> 2] >> ((p & 3) << 1) & 3
-            n += v == 1
-        if v or k and bd[(p + s) >> 2] >> (((p + s) & 3) << 1) & 3 == 1:
-            return 0
-    return n == 4
+    return 1 if n3 > 1 else 0
