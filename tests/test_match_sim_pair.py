@@ -2,8 +2,8 @@
 clock, their radios sharing the air over UDP on 127.0.0.1, driven through
 the menu by button scripts only: one hosts (a pygame window on SDL's dummy
 driver), the other joins (headless: --udp puts it on the wall clock too);
-they pair and play a game to the end, and each screen (the PNGs the
-scripts take) shows the other's stones."""
+they pair (the same code on both screens) and play a game to the end,
+and each screen (the PNGs the scripts take) shows the other's stones."""
 import os
 import subprocess
 import sys
@@ -16,7 +16,9 @@ host_sim.install()
 import board_view as bv  # noqa: E402
 import lcd_base  # noqa: E402
 from host_sim.device import rgb888  # noqa: E402
+from host_sim.terminal import read_text  # noqa: E402
 from multitest import free_ports  # noqa: E402
+from PIL import Image  # noqa: E402
 
 BLACK = [7 * 15 + x for x in (7, 6, 5, 4, 3)]     # the host's row: five
 WHITE = [8 * 15 + x for x in (7, 6, 5, 4)]        # the joiner's, below it
@@ -39,8 +41,10 @@ def scripts(t0=6000, every=1000):
     joiner steps down once, then places and steps left. Moves alternate
     every `every` ms from t0, so each waits for the other's to arrive."""
     host = menu_to_wireless() + ["wait 400", "tap place %d" % HOLD,
+                                 "at %d" % (t0 - 700), "shot host-paired.png",
                                  "at %d" % t0, "tap place %d" % HOLD]
     join = menu_to_wireless() + ["wait 400", "tap back %d" % HOLD,
+                                 "at %d" % (t0 - 700), "shot join-paired.png",
                                  "at %d" % (t0 - 500), "tap down %d" % HOLD]
     t = t0
     for _ in WHITE:
@@ -59,8 +63,6 @@ def scripts(t0=6000, every=1000):
 def stones(png):
     """(black, white) points read off a screenshot at the stones' centres
     (a little below: the last-move mark sits in the middle)."""
-    from PIL import Image
-
     class Glass:
         width = height = 240
     view = bv.BoardView(Glass(), lcd_base.FONT_W, lcd_base.FONT_H)
@@ -115,6 +117,15 @@ def test_two_simulators_pair_over_udp_and_play_to_the_end(tmp_path):
                 p.kill()
                 p.wait()
     shots = tmp_path / "shots"
+    # both screens show the same pairing code, and the link paired
+    codes = []
+    for png in ("host-paired.png", "join-paired.png"):
+        im = Image.open(shots / png).convert("RGB")
+        lines = [t[2] for t in read_text(im.tobytes(), im.width, im.height)]
+        link = [t for t in lines if t.startswith("Code ")]
+        assert link and link[0].endswith("paired"), (png, lines)
+        codes.append(link[0].split()[1])
+    assert codes[0] == codes[1] and len(codes[0]) == 4
     for png in ("host.png", "join.png"):
         black, white, corner = stones(shots / png)
         assert black == sorted(BLACK), png
