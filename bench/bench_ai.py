@@ -65,7 +65,9 @@ def _bench(lv,n):
 
 def device(levels=(1, 2), moves=12):
     import mcu
-    names = mcu.engine_modules() + ["search"]
+    # the engine first (largest first, as gomoku imports it), then the search
+    names = mcu.engine_modules() + ["candscan", "vcf", "search"]
+    own = ("candscan", "vcf", "search")
     eng = ROOT / "firmware" / "engine"
     with mcu.MicroBit() as mb:
         mb.soft_reset()
@@ -80,7 +82,7 @@ def device(levels=(1, 2), moves=12):
             free0 = mb.mem_free()
             try:
                 for n in names:
-                    if n != "search" or lv > 1:
+                    if n not in own or lv > 1:
                         mb.exec("import " + n)
                 after = mb.mem_free()
                 mb.exec(DEVICE_DRIVER)

@@ -6,24 +6,26 @@ of 8-byte entries keyed by 30-bit Zobrist hashes in one bytearray sized by the
 level, depth-aware mate scores. prepare(level) allocates; a move allocates
 nothing. Fixed limits per level, no clock.
 """
+import candscan as _c
 import search as _s
+from vcf import vcf as _vcf
 
 # depth, width, nodes, vcf nodes, tt bytes, margin
 _LV = ((4, 8, 6000, 1000, 16384, 30), (6, 10, 40000, 6000, 65536, 20))
 _WIN = 30000
 _BIG = 29000
 _MP = 16
-_MW = _s._MW
-_s._mv = bytearray(_MP * _MW)
-_s._sc = [0] * (_MP * _MW)
-_mv = _s._mv
-_sc = _s._sc
+_MW = _c._MW
+_c._mv = bytearray(_MP * _MW)
+_c._sc = [0] * (_MP * _MW)
+_mv = _c._mv
+_sc = _c._sc
 _kl = bytearray(_MP)
 _hs = bytearray(225)
 _rv = [0] * _MW
 _tv = [0] * _MW
 _rm = bytearray(_MW)
-_g = _s._g
+_g = _c._g
 _tt = bytearray(8)
 _lv = [0, 1]
 # _lv: level of the TT, search generation (entries of older searches are empty)
@@ -141,7 +143,7 @@ def _ab(g, me, depth, alpha, beta, ply):
             f = T[j + 4] & 3
             if f == 1 or (f == 2 and v >= beta) or (f == 3 and v <= alpha):
                 return v
-    n = _s._gen(g, ply, me)
+    n = _c.gen(g, ply, me)
     st = G[6]
     if st == 1:
         return _WIN - ply - 1
@@ -152,7 +154,7 @@ def _ab(g, me, depth, alpha, beta, ply):
     if n == 0 or g.moves >= 224:
         return 0
     ev = G[7]
-    if st == 0 and G[10] and G[2] < G[3] and ply < _MP - 4 and _s.vcf(g, me) >= 0:
+    if st == 0 and G[10] and G[2] < G[3] and ply < _MP - 4 and _vcf(g, me) >= 0:
         return _WIN - ply - 5
     if (depth <= 0 and st != 2) or ply >= _MP - 1:
         return ev

@@ -1,0 +1,99 @@
+"""Candidate and threat scan over the shape tables, for the search levels.
+
+gen(g, ply, me): the best `width` points for `me` to move (attack twice,
+defence once) into _mv/_sc at slot `ply`, the status (five to play, forced
+block, lost, win threat), the static eval and the count of four-points, in _g.
+"""
+_W = (0, 1, 6, 20, 30, 300, 320, 480, 4000, 4000, 30000)
+_E = (16, 12, 16, 8, 0)
+_WIN = 30000
+_MW = 10
+_mv = bytearray(2 * _MW)
+_sc = [0] * (2 * _MW)
+_g = [0] * 12
+# _g: 0 nodes, 1 node limit, 2 vcf nodes, 3 vcf limit, 4 hash, 5 stop,
+#     6 status, 7 eval, 8 status point, 9 prng, 10 fours, 11 width
+# status: 0 quiet, 1 five to play, 2 one five to block, 3 two, 4 win threat
+
+
+def _bad(s):
+    return s & 1 or (600 <= s < 30000)
+
+
+def gen(g, ply, me):
+    # scan for `me` to move: top-width candidates at ply, status, eval
+    P = g.pat
+    W = _W
+    why = g._why
+    S = _sc
+    M = _mv
+    wd = _g[11]
+    base = ply * _MW
+    ao = (me - 1) << 1
+    do = 2 - ao
+    n = sa = sd = ma = md = nf = f4 = 0
+    mp = f5 = -1
+    i = p = 0
+    while p < 225:
+        v = P[i + ao]
+        w = P[i + ao + 1]
+        e = P[i + do]
+        f = P[i + do + 1]
+        if v | w | e | f:
+            a = W[v & 15] + W[v >> 4] + W[w & 15] + W[w >> 4]
+            d = W[e & 15] + W[e >> 4] + W[f & 15] + W[f >> 4]
+            if why and ((me == 1 and _bad(a)) or (me == 2 and _bad(d))) and why(g, p):
+                if me == 1:
+                    a = -1
+                else:
+                    d = 0
+            if a >= 30000:
+                _g[6] = 1
+                _g[8] = p
+                return 0
+            if d >= 30000:
+                nf += 1
+                f5 = p
+            if a > ma:
+                ma = a
+                mp = p
+            if d > md:
+                md = d
+            if a >= 480:
+                f4 += 1
+            sa += a
+            sd += d
+            if a >= 0:
+                k = a + a + d
+                if n < wd or k > S[base + n - 1]:
+                    j = n if n < wd else wd - 1
+                    while j > 0 and S[base + j - 1] < k:
+                        S[base + j] = S[base + j - 1]
+                        M[base + j] = M[base + j - 1]
+                        j -= 1
+                    S[base + j] = k
+                    M[base + j] = p
+                    if n < wd:
+                        n += 1
+        p += 1
+        i += 4
+    _g[10] = f4
+    E = _E
+    e = (sa * E[0] - sd * E[1] + ma * E[2] - md * E[3]) >> 4
+    if ma >= 600 and md < 480:
+        e += E[4]
+    _g[7] = e if -20000 < e < 20000 else (20000 if e > 0 else -20000)
+    _g[6] = 0
+    if nf:
+        _g[6] = 3 if nf > 1 else 2
+        _g[8] = f5
+        if nf == 1 and not (why and me == 1 and why(g, f5)):
+            M[base] = f5
+            return 1
+        return 0
+    if ma >= 4000 or (ma >= 780 and md < 480):
+        _g[6] = 4
+        _g[8] = mp
+    return n
+
+

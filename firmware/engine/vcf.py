@@ -1,0 +1,68 @@
+"""Victory by continuous fours: each move a four, each reply forced."""
+from candscan import _g
+
+
+def _fives(g, p, c):
+    # empty points on p's lines where c now makes five: count; one in _g[8]
+    P = g.pat
+    o = (c - 1) << 1
+    x0 = p % 15
+    y0 = p // 15
+    n = d = 0
+    q = -1
+    while d < 4:
+        dx = (1, 0, 1, -1)[d]
+        dy = (0, 1, 1, 1)[d]
+        s = -4
+        while s < 5:
+            x = x0 + s * dx
+            y = y0 + s * dy
+            if s and 0 <= x < 15 and 0 <= y < 15:
+                r = y * 15 + x
+                if (P[(r << 2) + o + (d >> 1)] >> ((d & 1) << 2)) & 15 == 10 and r != q:
+                    n += 1
+                    q = r
+            s += 1
+        d += 1
+    _g[8] = q
+    return n
+
+
+def _four(v):
+    return 6 < (v & 15) < 10 or 6 < (v >> 4) < 10
+
+
+def vcf(g, me, only=-1):
+    """First move of a win by continuous fours for `me` (to move), or -1."""
+    P = g.pat
+    why = g._why
+    ao = (me - 1) << 1
+    p = 0 if only < 0 else only
+    while p < 225:
+        if _four(P[(p << 2) + ao]) or _four(P[(p << 2) + ao + 1]):
+            if _g[2] >= _g[3]:
+                return -1
+            _g[2] += 1
+            if not (me == 1 and why and why(g, p)):
+                g.play(p % 15, p // 15)
+                r = -1
+                n = _fives(g, p, me)
+                q = _g[8]
+                if n > 1 or (n == 1 and me == 2 and why and why(g, q)):
+                    r = p
+                elif n == 1:
+                    g.play(q % 15, q // 15)
+                    if not g.winner:
+                        m = _fives(g, q, 3 - me)
+                        if m < 2 and vcf(g, me, _g[8] if m else -1) >= 0:
+                            r = p
+                    g.undo()
+                g.undo()
+                if r >= 0:
+                    return r
+        if only >= 0:
+            return -1
+        p += 1
+    return -1
+
+
