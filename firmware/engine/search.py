@@ -11,6 +11,8 @@ from candscan import _g, _WIN, _MW
 from vcf import vcf
 
 _rv = [0] * _MW
+# level 2: width, root VCF nodes, all VCF nodes, margin
+_L2 = (7, 20, 40, 40)
 
 
 def seed(n):
@@ -65,13 +67,14 @@ def best_move(g, level):
         return 112
     G = _g
     me = g.turn
+    L = _L2
     G[2] = 0
-    G[3] = 20
-    G[11] = 7
+    G[3] = L[1]
+    G[11] = L[0]
     n = root(g, me)
     if n < 0:
         return G[8]
-    G[3] = 40
+    G[3] = L[2]
     V = _rv
     k = 0
     best = -_WIN
@@ -84,7 +87,7 @@ def best_move(g, level):
         if v > best:
             best = v
         k += 1
-    return pick(C._mv, V, n, best, 40)
+    return pick(C._mv, V, n, best, L[3])
 
 
 def root(g, me):
