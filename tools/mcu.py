@@ -572,9 +572,20 @@ def game():
 """
 
 
-def driver_source(rule, level, op):
-    """The driver module for one game: rule, level and opening written in."""
-    return DRIVER_SOURCE.format(rule=rule, level=level, opening=tuple(op))
+def driver_source(rule, level, op, ballast=0, depth=0):
+    """The driver module for one game: rule, level and opening written in.
+
+    ballast: bytes the game holds on the heap from its start (a bytearray);
+    depth: Python calls nested under the game (deep(n)), each a frame on the
+    C stack. Both 0 for a plain game; margins() raises them until it fails.
+    """
+    src = DRIVER_SOURCE.format(rule=rule, level=level, opening=tuple(op))
+    if ballast:
+        src = src.replace(" import gomoku,ai\n",
+                          " import gomoku,ai\n b=bytearray(%d)\n" % ballast)
+    if depth:
+        src += "def deep(n):\n return deep(n-1) if n>1 else game()\n"
+    return src
 
 
 def opening(seed, stones=4):
@@ -629,7 +640,8 @@ def check_game(rule, op, moves, winner):
     return problems
 
 
-def play_game(level=1, rule=0, seed=1, strip=True, mb=None, engine=ENGINE):
+def play_game(level=1, rule=0, seed=1, strip=True, mb=None, engine=ENGINE, ballast=0,
+              depth=0):
     """Upload the engine, soft-reset, play one game on the board: a report dict.
 
     Uploaded: the modules gomoku and ai import at top level (imported one at
@@ -642,7 +654,7 @@ def play_game(level=1, rule=0, seed=1, strip=True, mb=None, engine=ENGINE):
     try:
         lazy = []
         while True:
-            report = _play_game(level, rule, seed, strip, mb, engine, lazy)
+            report = _play_game(level, rule, seed, strip, mb, engine, lazy, ballast, depth)
             m = re.search(r"ImportError: no module named '(\w+)'", report["error"] or "")
             if not m or m.group(1) in lazy or not (engine / (m.group(1) + ".py")).exists():
                 return report
@@ -652,7 +664,41 @@ def play_game(level=1, rule=0, seed=1, strip=True, mb=None, engine=ENGINE):
             mb.close()
 
 
-def _play_game(level, rule, seed, strip, mb, engine, lazy):
+def margins(level=1, rule=0, seed=1, mb=None, engine=ENGINE):
+    """How far a game is from failing: {"heap_bytes": the largest block the
+    game can hold on top (16-byte steps), "stack_frames": the most Python
+    calls it can run under}, each found by bisection over whole games (-1:
+    the plain game fails)."""
+    own = mb is None
+    mb = mb or MicroBit().start()
+
+    def fails(**kw):
+        rep = play_game(level, rule, seed, mb=mb, engine=engine, **kw)
+        if rep["error"] and not (rep["memory_error"] or "RuntimeError" in rep["error"]):
+            raise MicroBitError(rep.get("traceback") or rep["error"])
+        return bool(rep["error"] or rep["problems"])
+
+    def bisect(key, hi, step):
+        lo = 0
+        if fails():
+            return -1
+        while hi - lo > step:
+            mid = (lo + hi) // 2 // step * step
+            if fails(**{key: mid}):
+                hi = mid
+            else:
+                lo = mid
+        return lo
+
+    try:
+        return {"heap_bytes": bisect("ballast", 4096, 16),
+                "stack_frames": bisect("depth", 64, 1)}
+    finally:
+        if own:
+            mb.close()
+
+
+def _play_game(level, rule, seed, strip, mb, engine, lazy, ballast=0, depth=0):
     names = engine_modules(engine=engine)
     lazy = [n for n in lazy if n not in names]
     report = {"level": level, "rule": rule, "modules": {}, "lazy_modules": lazy,
@@ -675,7 +721,7 @@ def _play_game(level, rule, seed, strip, mb, engine, lazy):
     report["uploaded_bytes"] = sum(mb.eval("__import__('os').size(%r)" % (n + ".py"))
                                    for n in names + lazy)
     op = opening(seed)
-    driver = driver_source(rule, level, op)
+    driver = driver_source(rule, level, op, ballast, depth)
     mb.put(DRIVER + ".py", driver)
     report["upload_s"] = round(time.monotonic() - t0, 2)
     mb.soft_reset()
@@ -709,7 +755,8 @@ def _play_game(level, rule, seed, strip, mb, engine, lazy):
     report["opening"] = [[m % 15, m // 15] for m in op]
     t0 = time.monotonic()
     try:
-        out = mb.call("%s.game()" % DRIVER, timeout=1800)
+        out = mb.call("%s.deep(%d)" % (DRIVER, depth) if depth else "%s.game()" % DRIVER,
+                      timeout=1800)
     except MicroBitError as e:
         report["error"] = e.traceback.strip().splitlines()[-1]
         report["traceback"] = e.traceback

@@ -26,12 +26,6 @@ class Game:
         i = y * 15 + x
         return self.board[i >> 2] >> ((i & 3) << 1) & 3
 
-    def _set(self, i, c):
-        b = self.board
-        s = (i & 3) << 1
-        b[i >> 2] = b[i >> 2] & ~(3 << s) | c << s
-        update(self, i)
-
     def play(self, x, y):
         s = self.stone(x, y)
         if self.winner:
@@ -49,7 +43,7 @@ class Game:
         # a five is read off the codes the move had before it was played
         w = (i << 2) + (c << 1) - 2
         w = self.pat[w] | self.pat[w + 1] << 8
-        self._set(i, c)
+        update(self, i, c)
         self.hist[self.moves] = i
         self.moves += 1
         while w:
@@ -66,7 +60,7 @@ class Game:
             import refusal
             raise refusal.error(7)                  # nothing to undo
         self.moves -= 1
-        self._set(self.hist[self.moves], 0)
+        update(self, self.hist[self.moves], 0)
         self.winner = 0
         self.turn = 3 - self.turn
 

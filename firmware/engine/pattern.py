@@ -8,44 +8,29 @@ LINE = bytearray(21)
 _LB = bytearray(16)
 
 
-def reach(i, d, back):
-    # steps from point i along direction d (back: -STEP[d]) on the board
-    x = i % 15
-    y = i // 15
-    if d == 1:
-        x = y
-    elif d == 2:
-        if back:
-            return x if x < y else y
-        return 14 - (x if x > y else y)
-    elif d == 3:
-        if back:
-            return 14 - x if 14 - x < y else y
-        return x if x < 14 - y else 14 - y
-    return x if back else 14 - x
-
-
 def line(bd, i, d):
     # LINE[10 + k] = the point k steps from i along direction d
     ln = LINE
     st = STEP[d]
+    dx = 0 if d == 1 else -1 if d == 3 else 1
+    dy = 0 if d == 0 else 1
+    x = i % 15 - 10 * dx
+    y = i // 15 - 10 * dy
+    p = i - 10 * st
     for k in range(21):
-        ln[k] = 3
-    k = reach(i, d, 1)
-    if k > 10:
-        k = 10
-    p = i - k * st
-    k = 10 - k
-    j = reach(i, d, 0)
-    while k <= 10 + j and k < 21:
-        ln[k] = bd[p >> 2] >> ((p & 3) << 1) & 3
+        ln[k] = bd[p >> 2] >> ((p & 3) << 1) & 3 if 0 <= x < 15 and 0 <= y < 15 else 3
+        x += dx
+        y += dy
         p += st
-        k += 1
 
 
-def update(g, i):
-    # recompute both colours' codes within 5 of point i on its 4 lines
+def update(g, i, c):
+    # put colour c on point i (0: take its stone away) and recompute both
+    # colours' codes within 5 of it on its 4 lines. No deeper calls than
+    # line(): the micro:bit's C stack holds only a few Python frames.
     bd = g.board
+    k = (i & 3) << 1
+    bd[i >> 2] = bd[i >> 2] & ~(3 << k) | c << k
     pat = g.pat
     ln = LINE
     lb = _LB

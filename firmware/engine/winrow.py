@@ -1,5 +1,22 @@
 """The winning row of a finished Game, for the display to highlight."""
-from pattern import reach, STEP
+from pattern import STEP
+
+
+def reach(i, d, back):
+    # steps from point i along direction d (back: -STEP[d]) on the board
+    x = i % 15
+    y = i // 15
+    if d == 1:
+        x = y
+    elif d == 2:
+        if back:
+            return x if x < y else y
+        return 14 - (x if x > y else y)
+    elif d == 3:
+        if back:
+            return 14 - x if 14 - x < y else y
+        return x if x < 14 - y else 14 - y
+    return x if back else 14 - x
 
 
 def five(g):
