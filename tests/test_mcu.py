@@ -34,13 +34,7 @@ def replay(rule, opening, moves):
     return g.winner
 
 
-# Renju is proven on the MicroPython unix port only (test_engine_upy: whole
-# level-1 games under heap_lock). On the micro:bit it now imports and some
-# games finish, but not all: one bench game (opening 4) stops after 58 moves
-# with a RuntimeError whose text is lost under heap_lock (likely the 1.8 KB C
-# stack in renju's recursive check), with ~1.4 KB of heap left. See
-# bench_mcu.py, which still plays the renju games and prints how they end.
-@pytest.mark.parametrize("rule", [gomoku.FREESTYLE, gomoku.STANDARD])
+@pytest.mark.parametrize("rule", [gomoku.FREESTYLE, gomoku.STANDARD, gomoku.RENJU])
 def test_level1_game_on_microbit(mb, rule):
     rep = mcu.play_game(level=1, rule=rule, seed=1 + rule, mb=mb)
     assert rep["error"] is None, rep.get("traceback") or rep["error"]
@@ -50,6 +44,15 @@ def test_level1_game_on_microbit(mb, rule):
     assert len(rep["move_ms"]) == len(rep["moves"])
     assert replay(rule, rep["opening"], rep["moves"]) == rep["winner"]
     assert rep["free_before_import"] > rep["free_after_import"] > 0
+
+
+def test_ballast_and_depth_take_heap_and_c_stack(mb):
+    """margins() raises these until a game fails: each must bite."""
+    rep = mcu.play_game(level=1, rule=0, seed=1, mb=mb, ballast=6000)
+    assert rep["memory_error"] and rep["moves"] == []
+    rep = mcu.play_game(level=1, rule=0, seed=1, mb=mb, depth=12)
+    assert rep["error"] == "RuntimeError: maximum recursion depth exceeded"
+    assert "in deep" in rep["traceback"] and rep["moves"] == []
 
 
 def test_cli_prints_a_json_game_report():
