@@ -10,13 +10,17 @@ A reusable API and a CLI.
         print(mb.mem_free())
 
     python tools/mcu.py game --level 1 [--rule 0] [--opening N] [--engine DIR]
+    python tools/mcu.py margins [--rule 4] [--opening N]
     python tools/mcu.py exec "print(1+1)" [--put file.py ...]
 
 `game` uploads the engine (the modules gomoku and ai import at top level,
 comments/docstrings stripped; modules the game imports later are found by
-playing), imports it module by module measuring the heap, plays one level-N
-game on the board with the heap locked around every best_move, and prints a
-JSON report (moves, per-move ms, median, max, heap figures, winner, errors).
+playing) and a small driver with the game's arguments written in, imports
+the driver and then the engine module by module (largest first) measuring
+the heap, plays one level-N game on the board with the heap locked around
+every best_move, and prints a JSON report (moves, per-move ms, median, max,
+heap figures, winner, errors). `margins` finds by bisection how much more
+heap (one block) and how many more nested Python calls a game could take.
 
 How it talks to the board. The REPL is on the emulated UART (qemu's stdio,
 no monitor mux, so Ctrl-A reaches the guest). The guest loses UART input
@@ -35,7 +39,13 @@ Files go the same way, a line at a time. Measured facts of this board:
 - the flash file system holds about 15 KB in all (a fill test), and a full
   one may lose other files;
 - guest time is an instruction count (`-icount shift=6`, ~15.6 MHz), so
-  utime.ticks_us figures repeat to within a fraction of a percent.
+  utime.ticks_us figures repeat to within a fraction of a percent;
+- importing a module takes ~2 KB of scratch heap beyond what it keeps, and
+  its largest functions need free blocks as large: the fuller and more
+  fragmented the heap, the likelier an import fails;
+- the C stack (1.8 KB, ~0.5 KB used at the REPL prompt) holds only about
+  five nested Python calls: a call takes 200-240 bytes, more under
+  heap_lock, which puts the frames that would go on the heap there too.
 """
 import argparse
 import ast
@@ -784,7 +794,12 @@ def _play_game(level, rule, seed, strip, mb, engine, lazy, ballast=0, depth=0):
     report["min_free_during_game"] = min(free) if free else None
     report["winner"] = winner
     report["heap_locked_moves"] = len(moves)
-    report["free_at_end"] = mb.mem_free()
+    try:
+        report["free_at_end"] = mb.mem_free()
+    except MicroBitError as e:          # the heap too full to measure it
+        report["free_at_end"] = None
+        report["error"] = report["error"] or "after the game: " + e.traceback.strip()
+        mb.soft_reset()
     report["problems"] = check_game(rule, op, moves, winner)
     report["link_retries"] = mb.retries
     return report
@@ -802,6 +817,9 @@ def main(argv=None):
                    help="upload sources as they are (docstrings cost heap on import)")
     g.add_argument("--engine", type=Path, default=ENGINE,
                    help="engine folder (default firmware/engine)")
+    m = sub.add_parser("margins", help="heap bytes and Python calls a level-1 game can spare")
+    m.add_argument("--rule", type=int, default=4, choices=(0, 1, 4))
+    m.add_argument("--opening", type=int, default=4)
     e = sub.add_parser("exec", help="run code on a fresh micro:bit, print its output")
     e.add_argument("code")
     e.add_argument("--put", nargs="*", default=[], help="files to upload first")
@@ -810,6 +828,9 @@ def main(argv=None):
         rep = play_game(a.level, a.rule, a.opening, strip=not a.no_strip, engine=a.engine)
         print(json.dumps(rep, indent=1))
         return 1 if rep["error"] or rep["problems"] else 0
+    if a.cmd == "margins":
+        print(json.dumps(margins(1, a.rule, a.opening)))
+        return 0
     with MicroBit() as mb:
         for p in a.put:
             mb.put(Path(p).name, Path(p).read_text())
