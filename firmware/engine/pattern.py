@@ -24,13 +24,13 @@ def line(bd, i, d):
         p += st
 
 
-def update(g, i, c):
-    # put colour c on point i (0: take its stone away) and recompute both
-    # colours' codes within 5 of it on its 4 lines. No deeper calls than
-    # line(): the micro:bit's C stack holds only a few Python frames.
+def update(g, i, s):
+    # put stone s on point i (0: take it away) and recompute both colours'
+    # codes within 5 of it on its 4 lines. No deeper calls than line():
+    # the micro:bit's C stack holds only a few Python frames.
     bd = g.board
     k = (i & 3) << 1
-    bd[i >> 2] = bd[i >> 2] & ~(3 << k) | c << k
+    bd[i >> 2] = bd[i >> 2] & ~(3 << k) | s << k
     pat = g.pat
     ln = LINE
     lb = _LB
