@@ -232,6 +232,7 @@ class TerminalView:
         self._shot = 0
         self._old = None
         self._size = None
+        self._lines = None          # what the terminal shows now
         self.hand = device.hand() if device.tilt_source is not None else None
         joy = "up" in device.buttons.pins
         keys = ["arrows move" if joy else "arrows tilt" if self.hand else ""]
@@ -263,9 +264,15 @@ class TerminalView:
         if not force and lcd.version == self._version:
             return
         self._version = lcd.version
-        lines = self.frame_lines()
-        self.out.write(clear + "\x1b[H" + "\n".join(lines) + "\n\x1b[K" +
-                       self.message + "\n")
+        lines = self.frame_lines() + ["\x1b[K" + self.message]
+        old = self._lines
+        self._lines = lines
+        if clear or old is None or len(old) != len(lines):
+            self.out.write(clear + "\x1b[H" + "\n".join(lines) + "\n")
+        else:               # only the rows that changed: a cursor step is
+            self.out.write("".join(     # a row or two, not the screen
+                "\x1b[%d;1H%s" % (k + 1, line)
+                for k, line in enumerate(lines) if line != old[k]))
         self.out.flush()
 
     # ---- keyboard ----------------------------------------------------------
@@ -315,7 +322,7 @@ class TerminalView:
                 path = os.path.join(self.shots_dir, "screen-%03d.png" % self._shot)
                 d.screenshot(path)
                 self.message = "saved " + path
-                self._version = -1
+                self._version = -1      # redraw: the message line changed
             elif ch in "qQ\x03":
                 d.stop()
 

@@ -351,66 +351,28 @@ def test_terminal_escape_sequences_are_not_keys(tmp_path):
 def test_terminal_front_end_in_a_pty_menu_game_undo_quit(tmp_path):
     """`python -m host_sim --terminal` as a person runs it: a 120 x 50
     terminal, keys typed; the screens read as text, q quits cleanly."""
-    import fcntl
-    import pty
-    import select
-    import struct
-    import subprocess
-    import sys
-    import termios
-    import time
-    master, slave = pty.openpty()
-    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 50, 120, 0, 0))
-    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
-    env["TERM"] = "xterm-256color"
-    p = subprocess.Popen([sys.executable, "-m", "host_sim", "--terminal",
-                          "--flash", str(tmp_path / "flash"), "--shots",
-                          str(tmp_path)], stdin=slave, stdout=slave,
-                         stderr=subprocess.PIPE, cwd=host_sim.ROOT, env=env)
-    os.close(slave)
-    seen = []
-
-    def wait_for(text, timeout=20):
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            if select.select([master], [], [], 0.1)[0]:
-                try:
-                    seen.append(os.read(master, 65536).decode("utf-8",
-                                                              "replace"))
-                except OSError:
-                    break
-                if text in _plain("".join(seen)):
-                    got = _plain("".join(seen))
-                    del seen[:]
-                    return got
-        raise AssertionError("no %r on the terminal; last output:\n%s"
-                             % (text, _plain("".join(seen))[-2000:]))
+    from term_screen import PtyRun
+    t = PtyRun(["--terminal", "--flash", str(tmp_path / "flash"),
+                "--shots", str(tmp_path)])
     try:
-        wait_for("> Start")
-        os.write(master, b"\r")                 # A: start vs AI
-        wait_for("Black (you) to move")
-        os.write(master, b"\r")                 # place at the centre
-        wait_for("#2")                          # ... and the AI answered
-        os.write(master, b"\x7f")               # B: undo both
-        screen = wait_for("Undone")
+        t.wait_for("> Start")
+        t.key(b"\r")                            # A: start vs AI
+        t.wait_for("Black (you) to move")
+        t.key(b"\r")                            # place at the centre
+        screen = t.wait_for("#2")               # ... and the AI answered
+        assert "Black (you) to move" in screen
+        t.key(b"\x7f")                          # B: undo both
+        screen = t.wait_for("Undone")
         assert "#0" in screen
-        os.write(master, b"p")
-        wait_for("saved ")
-        os.write(master, b"q")
-        assert p.wait(timeout=20) == 0, p.stderr.read()
-        rest = []
-        while select.select([master], [], [], 0.2)[0]:
-            try:
-                rest.append(os.read(master, 65536).decode("utf-8", "replace"))
-            except OSError:
-                break
-        assert "".join(rest).endswith("\x1b[?1049l")   # the shell is back
+        t.key(b"p")
+        t.wait_for("saved ")
+        t.key(b"q")
+        assert t.p.wait(timeout=30) == 0, t.p.stderr.read()
+        t.pump(0.2)
+        assert "".join(t.raw).endswith("\x1b[?1049l")   # the shell is back
         assert (tmp_path / "screen-001.png").exists()
     finally:
-        if p.poll() is None:
-            p.kill()
-            p.wait()
-        os.close(master)
+        t.close()
 
 
 def test_wall_clock_taps_wait_for_the_firmware_to_poll(tmp_path):

@@ -1,13 +1,21 @@
 """`make sim-pair` for real: two `python -m host_sim` processes on the wall
 clock, their radios sharing the air over UDP on 127.0.0.1, driven through
-the menu by button scripts only: one hosts (a pygame window on SDL's dummy
-driver), the other joins (headless: --udp puts it on the wall clock too);
-they pair (the same code on both screens) and play a game to the end,
-and each screen (the PNGs the scripts take) shows the other's stones."""
+the menu by keys and buttons only; they pair (the same code on both
+screens) and play, and each screen shows the other's stones.
+
+- Two terminal views in pseudo-terminals, typed at like a person does:
+  each key waits for the screen it should bring (the terminal writes the
+  LCD's text as text), so a loaded machine makes the game slower, not
+  wrong. A whole game to the winner; PNGs (the `p` key) checked by pixels.
+- A pygame window (SDL's dummy driver) hosting and a headless process
+  joining (--udp puts it on the wall clock), both on button scripts: the
+  script's screenshots land in --shots, an earlier run's menu choices are
+  forgotten with --erase."""
 import os
+import re
 import subprocess
 import sys
-
+import time
 
 import host_sim
 
@@ -18,51 +26,20 @@ import lcd_base  # noqa: E402
 from host_sim.device import rgb888  # noqa: E402
 from host_sim.terminal import read_text  # noqa: E402
 from multitest import free_ports  # noqa: E402
+from term_screen import PtyRun, wait_all  # noqa: E402
 from PIL import Image  # noqa: E402
 
 BLACK = [7 * 15 + x for x in (7, 6, 5, 4, 3)]     # the host's row: five
 WHITE = [8 * 15 + x for x in (7, 6, 5, 4)]        # the joiner's, below it
-HOLD = 150          # ms a button is held: real time, so be generous
-GAP = 300
-
-
-def menu_to_wireless():
-    """From power-on to the host/join question, on the menu's defaults
-    (Start selected, mode vs AI): X to Mode, A twice (2 players, Wireless),
-    X three times (Rule, Black, Start), A."""
-    lines = ["at 1500"]
-    for key in ("menu", "place", "place", "menu", "menu", "menu", "place"):
-        lines += ["tap %s %d" % (key, HOLD), "wait %d" % GAP]
-    return lines
-
-
-def scripts(t0=6000, every=1000):
-    """Host is black: centre, then a step left before each move; the
-    joiner steps down once, then places and steps left. Moves alternate
-    every `every` ms from t0, so each waits for the other's to arrive."""
-    host = menu_to_wireless() + ["wait 400", "tap place %d" % HOLD,
-                                 "at %d" % (t0 - 700), "shot host-paired.png",
-                                 "at %d" % t0, "tap place %d" % HOLD]
-    join = menu_to_wireless() + ["wait 400", "tap back %d" % HOLD,
-                                 "at %d" % (t0 - 700), "shot join-paired.png",
-                                 "at %d" % (t0 - 500), "tap down %d" % HOLD]
-    t = t0
-    for _ in WHITE:
-        t += every
-        join += ["at %d" % t, "tap place %d" % HOLD, "wait %d" % GAP,
-                 "tap left %d" % HOLD]
-        t += every
-        host += ["at %d" % (t - 2 * GAP), "tap left %d" % HOLD,
-                 "wait %d" % GAP, "tap place %d" % HOLD]
-    t += every + 500
-    host += ["at %d" % t, "shot host.png"]
-    join += ["at %d" % t, "shot join.png"]
-    return "\n".join(host) + "\n", "\n".join(join) + "\n"
+ENV = dict(os.environ, SDL_VIDEODRIVER="dummy", PYGAME_HIDE_SUPPORT_PROMPT="1",
+           TERM="xterm-256color")
+for _k in ("COLUMNS", "LINES"):
+    ENV.pop(_k, None)
 
 
 def stones(png):
-    """(black, white) points read off a screenshot at the stones' centres
-    (a little below: the last-move mark sits in the middle)."""
+    """(black, white, top-left pixel) read off a screenshot at the stones'
+    centres (a little below: the last-move mark sits in the middle)."""
     class Glass:
         width = height = 240
     view = bv.BoardView(Glass(), lcd_base.FONT_W, lcd_base.FONT_H)
@@ -78,8 +55,105 @@ def stones(png):
     return sorted(black), sorted(white), im.getpixel((1, 1))
 
 
-def test_two_simulators_pair_over_udp_and_play_to_the_end(tmp_path):
-    host_script, join_script = scripts()
+def screen_text(png):
+    im = Image.open(png).convert("RGB")
+    return [t[2] for t in read_text(im.tobytes(), im.width, im.height)]
+
+
+def test_two_terminals_pair_over_udp_and_play_a_game(tmp_path):
+    pa, pb = free_ports(2)
+    host = PtyRun(["--terminal", "--erase", "--udp", str(pa), "--peer",
+                   str(pb), "--flash", str(tmp_path / "fa"), "--shots",
+                   str(tmp_path / "a")], env=ENV)
+    join = PtyRun(["--terminal", "--erase", "--udp", str(pb), "--peer",
+                   str(pa), "--flash", str(tmp_path / "fb"), "--shots",
+                   str(tmp_path / "b")], env=ENV)
+    both = (host, join)
+    try:
+        wait_all(both, ("> Start", "> Start"))
+        for keys, want in ((b"m", "> Mode:  vs AI"),
+                           (b"\r", "> Mode:  2 players"),
+                           (b"\r", "> Mode:  Wireless"),
+                           (b"m", "> Rule:"), (b"m", "> Black:"),
+                           (b"m", "> Start"), (b"\r", "A: host a game")):
+            for t in both:
+                t.key(keys)
+            wait_all(both, (want, want))
+        host.key(b"\r")             # A: host
+        join.key(b"\x7f")           # B: join
+        a, b = wait_all(both, ("paired", "paired"))
+        code = re.search(r"Code (\d{4})  paired", a).group(1)
+        assert "Code %s  paired" % code in b
+        for n in range(1, len(BLACK) + len(WHITE) + 1):
+            mover = both[(n - 1) % 2]
+            if n > 1:       # the joiner a row down first, then steps left
+                mover.key(b"\x1b[B" if n == 2 else b"\x1b[D")
+                time.sleep(0.25)
+            mover.key(b"\r")
+            # the move is on both screens: the other's as it arrived (the
+            # last one puts the winner where the move count was)
+            if n < len(BLACK) + len(WHITE):
+                wait_all(both, ("#%d" % n, "#%d" % n))
+        wait_all(both, ("You win!", "The peer wins"))
+        for t in both:
+            t.key(b"p")
+        wait_all(both, ("saved ", "saved "))
+        for t, png in ((host, tmp_path / "a" / "screen-001.png"),
+                       (join, tmp_path / "b" / "screen-001.png")):
+            black, white, corner = stones(png)
+            assert black == sorted(BLACK), png
+            assert white == sorted(WHITE), png
+            assert corner == rgb888(bv.BANNER), png
+            t.key(b"q")
+        for t in both:
+            assert t.p.wait(timeout=30) == 0, t.p.stderr.read()
+    finally:
+        for t in both:
+            t.close()
+
+
+# ---- the window and a headless process, on button scripts -----------------
+HOLD = 150          # ms a button is held
+GAP = 300
+
+
+def menu_to_wireless():
+    """From power-on to the host/join question, on the menu's defaults
+    (Start selected, mode vs AI): X to Mode, A twice (2 players, Wireless),
+    X three times (Rule, Black, Start), A."""
+    lines = ["at 1500"]
+    for key in ("menu", "place", "place", "menu", "menu", "menu", "place"):
+        lines += ["tap %s %d" % (key, HOLD), "wait %d" % GAP]
+    return lines
+
+
+def scripts(t0=7000, every=1200, moves=2):
+    """Host is black: centre, then a step left before each move; the
+    joiner steps down once, then places and steps left. Moves alternate
+    every `every` ms from t0, each waiting for the other's to arrive."""
+    host = menu_to_wireless() + ["wait 400", "tap place %d" % HOLD,
+                                 "at %d" % (t0 - 700), "shot host-paired.png",
+                                 "at %d" % t0, "tap place %d" % HOLD]
+    join = menu_to_wireless() + ["wait 400", "tap back %d" % HOLD,
+                                 "at %d" % (t0 - 700), "shot join-paired.png",
+                                 "at %d" % (t0 - 500), "tap down %d" % HOLD]
+    t = t0
+    for _ in range(moves):
+        t += every
+        join += ["at %d" % t, "tap place %d" % HOLD, "wait %d" % GAP,
+                 "tap left %d" % HOLD]
+        t += every
+        host += ["at %d" % (t - 2 * GAP), "tap left %d" % HOLD,
+                 "wait %d" % GAP, "tap place %d" % HOLD]
+    t += every
+    host += ["at %d" % t, "shot host.png"]
+    join += ["at %d" % t, "shot join.png"]
+    return "\n".join(host) + "\n", "\n".join(join) + "\n"
+
+
+def test_window_hosts_headless_joins_on_scripts(tmp_path):
+    moves = 2
+    host_script, join_script = scripts(moves=moves)
     (tmp_path / "host.txt").write_text(host_script)
     (tmp_path / "join.txt").write_text(join_script)
     # an earlier run chose Wireless: its remembered menu would turn the
@@ -88,8 +162,6 @@ def test_two_simulators_pair_over_udp_and_play_to_the_end(tmp_path):
     stale.mkdir()
     (stale / "gomoku.cfg").write_bytes(bytes((0xA7, 2, 1, 0, 0, 3)))
     pa, pb = free_ports(2)
-    env = dict(os.environ, SDL_VIDEODRIVER="dummy",
-               PYGAME_HIDE_SUPPORT_PROMPT="1")
     common = [sys.executable, "-m", "host_sim", "--erase",
               "--shots", str(tmp_path / "shots")]
     procs = [
@@ -97,14 +169,14 @@ def test_two_simulators_pair_over_udp_and_play_to_the_end(tmp_path):
                                    str(tmp_path / "host.txt"),
                                    "--udp", str(pa), "--peer", str(pb),
                                    "--flash", str(tmp_path / "flash-a")],
-                         cwd=host_sim.ROOT, env=env, stdin=subprocess.DEVNULL,
+                         cwd=host_sim.ROOT, env=ENV, stdin=subprocess.DEVNULL,
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                          text=True),
         subprocess.Popen(common + ["--headless", "--script",
                                    str(tmp_path / "join.txt"),
                                    "--udp", str(pb), "--peer", str(pa),
                                    "--flash", str(tmp_path / "flash-b")],
-                         cwd=host_sim.ROOT, env=env, stdin=subprocess.DEVNULL,
+                         cwd=host_sim.ROOT, env=ENV, stdin=subprocess.DEVNULL,
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                          text=True)]
     try:
@@ -117,17 +189,14 @@ def test_two_simulators_pair_over_udp_and_play_to_the_end(tmp_path):
                 p.kill()
                 p.wait()
     shots = tmp_path / "shots"
-    # both screens show the same pairing code, and the link paired
     codes = []
     for png in ("host-paired.png", "join-paired.png"):
-        im = Image.open(shots / png).convert("RGB")
-        lines = [t[2] for t in read_text(im.tobytes(), im.width, im.height)]
+        lines = screen_text(shots / png)
         link = [t for t in lines if t.startswith("Code ")]
         assert link and link[0].endswith("paired"), (png, lines)
         codes.append(link[0].split()[1])
-    assert codes[0] == codes[1] and len(codes[0]) == 4
+    assert codes[0] == codes[1]
     for png in ("host.png", "join.png"):
-        black, white, corner = stones(shots / png)
-        assert black == sorted(BLACK), png
-        assert white == sorted(WHITE), png
-        assert corner == rgb888(bv.BANNER), png     # the winner's banner
+        black, white, _ = stones(shots / png)
+        assert black == sorted(BLACK[:moves + 1]), png
+        assert white == sorted(WHITE[:moves]), png
