@@ -15,6 +15,7 @@ sends no key-up); Enter/space place, Backspace back, m menu, e extra,
 i/j/k/l joystick up/left/down/right, o joystick press, p saves a PNG,
 q quits.
 """
+import math
 import os
 import select
 import shutil
@@ -197,7 +198,7 @@ def fit(w, h, cols, rows):
     return max(1, int(w * s)), max(2, int(h * s) // 2 * 2)
 
 
-def overlay(grid, texts, sx, sy, fh=8):
+def overlay(grid, texts, sx, sy, fw=6, fh=8):
     """Write text read off the LCD (read_text) over the picture's cells:
     sx, sy picture pixels per LCD pixel, two picture rows per cell row.
     The rows the shrunken text covers are cleared to its background; the
@@ -211,7 +212,7 @@ def overlay(grid, texts, sx, sy, fh=8):
         mid = min(int((y + fh / 2 - 0.5) * sy / 2), len(grid) - 1)
         c0 = int(x * sx)
         n = len(text)
-        c1 = min(w, max(c0 + n, -int(-(x + 6 * n) * sx // 1)))
+        c1 = min(w, max(c0 + n, math.ceil((x + fw * n) * sx)))
         c0 = max(0, min(c0, c1 - n))
         for r in range(r0, r1 + 1):
             for c in range(c0, c1):
@@ -235,10 +236,10 @@ class TerminalView:
         self._lines = None          # what the terminal shows now
         self.hand = device.hand() if device.tilt_source is not None else None
         joy = "up" in device.buttons.pins
-        keys = ["arrows move" if joy else "arrows tilt" if self.hand else ""]
+        hints = ["arrows move" if joy else "arrows tilt" if self.hand else ""]
         if joy and self.hand:
-            keys.append("wasd tilt")
-        self.message = "  ".join(k for k in keys if k) + \
+            hints.append("wasd tilt")
+        self.message = "  ".join(k for k in hints if k) + \
             "  Enter place  Bksp back  m menu  p PNG  q quit"
 
     def frame_lines(self):

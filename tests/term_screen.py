@@ -121,6 +121,17 @@ class PtyRun:
     def wait_for(self, text, timeout=60):
         return wait_all([self], [text], timeout)[0]
 
+    def wait_exit(self, timeout=30):
+        """The exit status, reading the output meanwhile (a child blocked
+        writing to a full terminal never exits)."""
+        end = time.monotonic() + timeout
+        while self.p.poll() is None and time.monotonic() < end:
+            self.pump(0.05)
+        self.pump()
+        if self.p.poll() is None:
+            raise AssertionError("still running after %s s" % timeout)
+        return self.p.returncode
+
     def close(self):
         if self.p.poll() is None:
             self.p.kill()

@@ -367,8 +367,7 @@ def test_terminal_front_end_in_a_pty_menu_game_undo_quit(tmp_path):
         t.key(b"p")
         t.wait_for("saved ")
         t.key(b"q")
-        assert t.p.wait(timeout=30) == 0, t.p.stderr.read()
-        t.pump(0.2)
+        assert t.wait_exit() == 0, t.p.stderr.read()
         assert "".join(t.raw).endswith("\x1b[?1049l")   # the shell is back
         assert (tmp_path / "screen-001.png").exists()
     finally:

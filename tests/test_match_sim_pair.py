@@ -106,7 +106,7 @@ def test_two_terminals_pair_over_udp_and_play_a_game(tmp_path):
             assert corner == rgb888(bv.BANNER), png
             t.key(b"q")
         for t in both:
-            assert t.p.wait(timeout=30) == 0, t.p.stderr.read()
+            assert t.wait_exit() == 0, t.p.stderr.read()
     finally:
         for t in both:
             t.close()
