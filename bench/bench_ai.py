@@ -152,7 +152,7 @@ def main():
     match(brain(3), seed_b, 20, "level3", "seed000 scorer", 99)
     match(brain(3), ref_b, 20, "level3", "ref_alphabeta (seed 001, 5 wide, 3 plies)", 90)
     match(brain(3), gb_b, 6, "level3", "gomokubench hard", 90, timeout=120)
-    for lv, games in ((2, 20), (3, 12), (4, 4)):
+    for lv, games in ((2, 20), (3, 20), (4, 4)):
         match(brain(lv), brain(lv - 1), games, "level%d" % lv, "level%d" % (lv - 1), 70)
     unix_heap(4)
     try:

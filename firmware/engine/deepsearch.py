@@ -11,7 +11,7 @@ import search as _s
 from vcf import vcf as _vcf
 
 # depth, width, nodes, vcf nodes, tt bytes, margin
-_LV = ((4, 8, 6000, 1000, 16384, 30), (6, 10, 40000, 6000, 65536, 20))
+_LV = ((4, 8, 6000, 1000, 16384, 30), (6, 10, 15000, 4000, 65536, 20))
 _WIN = 30000
 _BIG = 29000
 _MP = 16
