@@ -5,7 +5,8 @@ defence once) into _mv/_sc at slot `ply`, the status (five to play, forced
 block, lost, win threat), the static eval and the count of four-points, in _g.
 """
 _W = (0, 1, 6, 20, 30, 300, 320, 480, 4000, 4000, 30000)
-_E = (16, 12, 16, 8, 0)
+# eval for the side to move: (16 sa - 12 sd + 16 ma - 8 md) / 16 (arena-tuned)
+_E = (16, 12, 16, 8)
 _WIN = 30000
 _MW = 10
 _mv = bytearray(2 * _MW)
@@ -80,8 +81,6 @@ def gen(g, ply, me):
     _g[10] = f4
     E = _E
     e = (sa * E[0] - sd * E[1] + ma * E[2] - md * E[3]) >> 4
-    if ma >= 600 and md < 480:
-        e += E[4]
     _g[7] = e if -20000 < e < 20000 else (20000 if e > 0 else -20000)
     _g[6] = 0
     if nf:
