@@ -74,3 +74,17 @@ def test_every_offered_level_answers_with_a_legal_move():
     for level in ai.LEVELS:
         m = ai.best_move(g, level)
         assert 0 <= m < 225 and g.stone(m % 15, m // 15) == 0, level
+
+
+def test_level1_answers_a_lone_stone_where_the_game_is():
+    # every quiet point ties: the reply must be near the stone, not the
+    # first point found (it once answered the centre with (4, 4))
+    g = gomoku.Game()
+    g.play(7, 7)
+    m = ai.best_move(g, 1)
+    assert max(abs(m % 15 - 7), abs(m // 15 - 7)) == 1, m
+    for x, y in ((3, 11), (0, 0), (14, 2)):
+        g = gomoku.Game()
+        g.play(x, y)
+        m = ai.best_move(g, 1)
+        assert 1 <= max(abs(m % 15 - x), abs(m // 15 - y)) <= 4, (x, y, m)

@@ -43,6 +43,7 @@ def best_move(g, level=1):
     do = 2 - ao
     best = -999
     bi = -1
+    bo = 0
     p = 0
     while p < 225:
         i = p << 2
@@ -69,9 +70,16 @@ def best_move(g, level=1):
             v = p % 15 - 7
             w = p // 15 - 7
             k = -1 - v * v - w * w
-        if k > best:
-            best = k
-            bi = p
+        if k >= best:
+            # quiet ties go to the point nearest the centre, not the first
+            # one found: the reply to a lone stone is next to it
+            v = p % 15 - 7
+            w = p // 15 - 7
+            v = v * v + w * w
+            if k > best or best < 64 and v < bo:
+                best = k
+                bi = p
+                bo = v
         p += 1
     return bi
 
