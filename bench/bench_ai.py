@@ -4,7 +4,6 @@ Matches run through tools/arena.py (Gomocup brains, colours swapped in each
 pair, varied openings, freestyle). Device figures come from tools/mcu.py's
 emulated micro:bit; the big level's heap from the MicroPython unix port.
 """
-import statistics
 import sys
 import time
 from pathlib import Path
@@ -41,65 +40,51 @@ def match(a, b, games, label_a, label_b, budget, timeout=60):
 
 
 # -- the emulated micro:bit -------------------------------------------------
-DEVICE_DRIVER = """\
-def _bench(lv,n):
- g=gomoku.Game(0)
- for m in (112,113,97):g.play(m%15,m//15)
- k=0
- while g.winner==0 and k<n:
-  gc.collect()
-  f=gc.mem_free()
-  if g.turn==1:
-   micropython.heap_lock()
-   t=utime.ticks_us()
-   m=ai.best_move(g,lv)
-   t=utime.ticks_diff(utime.ticks_us(),t)
-   micropython.heap_unlock()
-   print(m,t,f)
-   k+=1
-  else:
-   m=ai.best_move(g,1)
-  g.play(m%15,m//15)
-"""
-
-
-def device(levels=(1, 2), moves=12):
+def device():
+    """Level 1 and level 2 games on the emulated micro:bit (tools/mcu.py), the
+    search imported before the heap is locked for each move."""
     import mcu
-    # the engine first (largest first, as gomoku imports it), then the search
-    names = mcu.engine_modules() + ["candscan", "vcf", "search"]
-    own = ("candscan", "vcf", "search")
+    drv = mcu.DRIVER_SOURCE
+    for lv in (1, TOP):
+        if lv > 1:
+            mcu.DRIVER_SOURCE = drv.replace(" import gomoku,ai\n", " import gomoku,ai,search\n")
+        try:
+            rep = mcu.play_game(level=lv)
+        finally:
+            mcu.DRIVER_SOURCE = drv
+        if rep["error"]:
+            print("level%d on micro:bit: failed: %s (engine import leaves %s bytes free)" % (
+                lv, rep["error"], rep.get("free_after_import")))
+            if lv > 1:
+                search_cost()
+            continue
+        budget = " (budget: median <= 10000)" if lv == TOP else ""
+        print("level%d move on micro:bit: median %.0f ms, max %.0f ms over %d moves%s" % (
+            lv, rep["median_ms"], rep["max_ms"], len(rep["move_ms"]), budget))
+        print("level%d heap on micro:bit: %d bytes free after import, %d at least before"
+              " a move; 0 bytes allocated by a move (heap locked)" % (
+                  lv, rep["free_after_import"], rep["min_free_during_game"]))
+
+
+def search_cost():
+    """Heap the level-2 modules take on an empty micro:bit heap."""
+    import mcu
     eng = ROOT / "firmware" / "engine"
+    names = ("candscan", "vcf", "search")
     with mcu.MicroBit() as mb:
         mb.soft_reset()
-        for old in mb.listdir():
-            if old.endswith(".py") and old[:-3] not in names:
-                mb.remove(old)
         for n in names:
             mb.put(n + ".py", mcu.strip_source((eng / (n + ".py")).read_text()))
-        for lv in levels:
-            mb.soft_reset()
-            mb.exec("import gc,utime,micropython")
-            free0 = mb.mem_free()
-            try:
-                for n in names:
-                    if n not in own or lv > 1:
-                        mb.exec("import " + n)
-                after = mb.mem_free()
-                mb.exec(DEVICE_DRIVER)
-                out = mb.exec("_bench(%d,%d)" % (lv, moves), timeout=3600)
-            except mcu.MicroBitError as e:
-                print("level%d on micro:bit: failed: %s (free heap before import %d bytes)" % (
-                    lv, e.traceback.strip().splitlines()[-1], free0))
-                continue
-            rows = [ln.split() for ln in out.splitlines() if ln.strip()]
-            ms = [int(r[1]) / 1000 for r in rows]
-            free = [int(r[2]) for r in rows]
-            budget = "(budget: median <= 10000)" if lv == TOP else ""
-            print("level%d move on micro:bit: median %.0f ms, max %.0f ms over %d moves %s" % (
-                lv, statistics.median(ms), max(ms), len(ms), budget))
-            print("level%d heap on micro:bit: engine%s import %d bytes, %d bytes free before"
-                  " a move at least; 0 bytes allocated by a move (heap locked)" % (
-                      lv, " + search" if lv > 1 else "", free0 - after, min(free)))
+        mb.soft_reset()
+        free = empty = mb.mem_free()
+        costs = []
+        for n in names:
+            mb.call("import " + n)
+            now = mb.mem_free()
+            costs.append("%s %d" % (n, free - now))
+            free = now
+    print("level%d modules on micro:bit: %s bytes on import (of %d free on an empty heap)" % (
+        TOP, ", ".join(costs), empty))
 
 
 # -- the unix port -------------------------------------------------------------
