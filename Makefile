@@ -2,11 +2,13 @@
 # Debian packages for the emulated micro:bit when missing).
 PYTHON ?= python3
 VENV   := .venv
+BOARD  ?= pico_lcd13
+PORT   ?= auto
 PAIR_VIEW ?= --window
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup debs test bench sim sim-pair play clean
+.PHONY: setup debs test bench sim sim-pair sim-pair-tmux play build deploy repl typecheck lint clean
 
 $(STAMP): requirements.txt
 	$(PYTHON) -m venv $(VENV)
@@ -33,9 +35,30 @@ sim-pair: setup
 	$(PY) -m host_sim $(PAIR_VIEW) --udp 47101 --peer 47102 --flash build/flash-pair-a & \
 	$(PY) -m host_sim $(PAIR_VIEW) --udp 47102 --peer 47101 --flash build/flash-pair-b; wait
 
+# The same without a display: two terminal handhelds side by side in tmux.
+sim-pair-tmux: setup
+	tmux new-session '$(PY) -m host_sim --terminal --udp 47101 --peer 47102 --flash build/flash-pair-a' \; \
+	  split-window -h '$(PY) -m host_sim --terminal --udp 47102 --peer 47101 --flash build/flash-pair-b'
+
 # The engine alone, in the terminal: type moves like h8.
 play: setup
 	$(PY) tools/play.py
+
+# A real board: .mpy files for BOARD in build/<board>/, copied by mpremote.
+build: setup
+	$(PY) tools/build.py --board $(BOARD)
+
+deploy: build
+	$(PY) tools/deploy.py --board $(BOARD) --port $(PORT)
+
+repl: setup
+	$(VENV)/bin/mpremote connect $(PORT) repl
+
+typecheck: setup
+	$(PY) tools/typecheck.py
+
+lint: setup
+	$(VENV)/bin/ruff check firmware boards manifests tools tests host_sim
 
 clean:
 	rm -rf build .pytest_cache
