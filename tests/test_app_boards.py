@@ -91,8 +91,21 @@ def test_missing_radio_is_named_and_wireless_is_not_offered(tmp_path, capsys):
     finally:
         os.chdir(old)
     out = capsys.readouterr().out
-    assert "Radio NRF24L01 not found (SPI0 sck=6 mosi=7 miso=4 cs=5 ce=14)" \
+    assert "Radio NRF24L01 not found (SPI0 sck=6 mosi=7 miso=4 cs=5 ce=14 " \
+        "irq=22)" \
         in out
     assert bv.ALERT in dev.snaps["note"]
     stones = dev.snaps["stones"]
     assert stones.count(bv.BLACK) == 1 and stones.count(bv.WHITE) == 1
+
+
+@pytest.mark.parametrize("board", BOARDS, ids=lambda b: b.NAME)
+def test_missing_gyro_names_chip_bus_pins_and_hex_address(board, tmp_path,
+                                                           capsys):
+    from host_sim import device
+    dev = device.Device(board, str(tmp_path), gyro=False)
+    dev.run(until_ms=900)
+    out = capsys.readouterr().out
+    g = board.GYRO
+    assert "Gyro %s not found (I2C%d scl=%d sda=%d addr=0x%02x)" % (
+        g["chip"].upper(), g["i2c"], g["scl"], g["sda"], g["addr"]) in out

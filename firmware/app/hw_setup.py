@@ -12,8 +12,8 @@ _ERRORS = (OSError, ValueError, TypeError, IndexError, KeyError,
 
 
 def _pins(cfg, names):
-    return " ".join("%s=%s" % (n, cfg[n]) for n in names
-                    if cfg.get(n) is not None)
+    return " ".join(("%s=0x%02x" if n == "addr" else "%s=%s") % (n, cfg[n])
+                    for n in names if cfg.get(n) is not None)
 
 
 def _missing(kind, cfg, bus, pins, err, then):
@@ -29,7 +29,8 @@ def build_lcd():
         return lcd_base.from_board(cfg), None
     except _ERRORS as e:
         return None, _missing("Display", cfg, "SPI%s" % cfg.get("spi"),
-                              ("sck", "mosi", "miso", "cs", "dc", "rst"), e,
+                              ("sck", "mosi", "miso", "cs", "dc", "rst", "bl"),
+                              e,
                               "Cannot play without it")
 
 
@@ -81,7 +82,7 @@ def check_radio(notes):
         return make_radio
     except _ERRORS as e:
         notes.append(_missing("Radio", cfg, "SPI%s" % cfg.get("spi"),
-                              ("sck", "mosi", "miso", "cs", "ce"), e,
+                              ("sck", "mosi", "miso", "cs", "ce", "irq"), e,
                               "Wireless match is off"))
         return None
     finally:
