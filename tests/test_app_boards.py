@@ -109,3 +109,87 @@ def test_missing_gyro_names_chip_bus_pins_and_hex_address(board, tmp_path,
     g = board.GYRO
     assert "Gyro %s not found (I2C%d scl=%d sda=%d addr=0x%02x)" % (
         g["chip"].upper(), g["i2c"], g["scl"], g["sda"], g["addr"]) in out
+
+
+def _run_recording_text(board, events, flash, **kw):
+    """run_device, and every text row of the screen as it reads after each
+    string the firmware writes (lines redraw only the characters that
+    change: the rows are put together from the pieces)."""
+    from host_sim import device
+    texts = []
+    rows = {}
+
+    def main():
+        fw = device._fresh_firmware()
+        import lcd_base
+        draw = lcd_base.LCD.text
+        fill = lcd_base.LCD.fill_rect
+
+        def wipe(lcd, x, y, w, h, c):
+            fw = lcd_base.FONT_W
+            for ty, row in rows.items():
+                if y <= ty < y + h:
+                    row[x // fw:(x + w) // fw] = [" "] * ((x + w) // fw
+                                                         - x // fw)
+            return fill(lcd, x, y, w, h, c)
+
+        def text(lcd, s, x, y, *a, **k):
+            row = rows.setdefault(y, [" "] * (lcd.width // lcd_base.FONT_W))
+            col = x // lcd_base.FONT_W
+            row[col:col + len(s)] = list(s)
+            texts.append(" ".join("".join(row).split()))
+            return draw(lcd, s, x, y, *a, **k)
+        lcd_base.LCD.text = text
+        lcd_base.LCD.fill_rect = wipe
+        fw.main()
+    dev = device.Device(board, flash, **kw)
+    old = dev.run
+    dev.run = lambda script: old(script, main=main)
+    run_device(board, events, flash, dev=dev)
+    return dev, texts
+
+
+def test_esp32_without_gyro_steers_with_its_three_keys(tmp_path, capsys):
+    """No joystick, no gyro: tap place steps right, tap back steps down
+    (wrapping round), hold place puts the stone, hold back undoes; every
+    hint names the ESP32's keys, never a joystick or keys A/B/X."""
+    board = board_esp32_ili9341
+    view = layout(board)
+    old = os.getcwd()
+    os.chdir(tmp_path)
+    try:
+        s = Script(start_ms=900)
+        s.tap("place")                  # dismiss the gyro note
+        s.tap("place")                  # the menu opens on Start: vs AI
+        s.wait(300)
+        for _ in range(9):              # right 9 from column 7: wraps to 1
+            s.tap("place")
+        s.tap("back")                   # down: row 8
+        s.wait(100)
+        s.snap("cursor", [view.origin(i) for i in range(225)])
+        s.tap("place", 700)             # held: the stone
+        s.wait(600)                     # the AI answers
+        s.snap("stones", [stone_point(view, i) for i in range(225)])
+        s.tap("back", 700)              # held: undo both
+        s.wait(300)
+        s.snap("undone", [stone_point(view, i) for i in range(225)])
+        dev, texts = _run_recording_text(board, s.end(), str(tmp_path),
+                                         gyro=False)
+    finally:
+        os.chdir(old)
+    out = capsys.readouterr().out
+    mine = 8 * 15 + 1
+    assert [i for i in range(225) if dev.snaps["cursor"][i] == bv.CURSOR] \
+        == [mine]
+    stones = dev.snaps["stones"]
+    assert stones[mine] == bv.BLACK
+    assert stones.count(bv.BLACK) == 1 and stones.count(bv.WHITE) == 1
+    assert bv.BLACK not in dev.snaps["undone"]
+    assert bv.WHITE not in dev.snaps["undone"]
+    shown = " ".join(texts)
+    assert "tap Place to step right" in out and "tap Place" in shown
+    assert "Place: right Back: down hold Place: put stone" in texts
+    assert "Place: change/start" in shown and "Menu: next" in shown
+    assert "joystick" not in shown.lower() + out.lower()
+    for letter in "ABXY":
+        assert letter + ":" not in shown.split()

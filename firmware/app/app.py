@@ -10,7 +10,8 @@ import sys
 import savegame
 import settings as S
 from settings import RULES, RULE_NAMES, MODE_NAMES
-from board_view import BoardView, N, ALERT, TEXT, BANNER, BANNER_TEXT, SCREEN
+from board_view import (BoardView, N, ALERT, TEXT, BANNER, BANNER_TEXT,
+                        SCREEN, HINT)
 from controls import PLACE, BACK, MENU
 from tilt import RIGHT, LEFT, UP, DOWN
 
@@ -172,7 +173,7 @@ class App:
         lh = self.fh + 4
         y = 8
         for line in lines:
-            lcd.text(line, 6, y, colour, SCREEN)
+            lcd.text(self.controls.keys(line), 6, y, colour, SCREEN)
             y += lh
 
     def wait_key(self, keys, ms=0):
@@ -181,7 +182,7 @@ class App:
         c.settle()
         waited = 0
         while True:
-            ev = c.wait()
+            ev = c.wait(False)
             if ev in keys:
                 return ev
             waited += 20
@@ -190,6 +191,7 @@ class App:
 
     def show_note(self, note):
         width = (self.lcd.width - 12) // self.fw
+        note = self.controls.keys(note)
         print(note)
         self.screen_lines(wrap(note, width) + ["", "A: continue"], ALERT)
         self.wait_key((PLACE, BACK, MENU), 5000)
@@ -264,6 +266,7 @@ class App:
         view.draw_all()
         if g.winner == 0:
             self.update_status()
+            self.say("")
         self.controls.settle()
         return True
 
@@ -283,7 +286,20 @@ class App:
                              right, TEXT, SCREEN)
 
     def say(self, text, colour=TEXT):
-        self.view.message.set(text, colour, SCREEN)
+        """The message line; empty, it shows how to steer with keys (when
+        the board steers with keys)."""
+        c = self.controls
+        if not text and c.steer:
+            text, colour = self.steer_hint(), HINT
+        self.view.message.set(c.keys(text), colour, SCREEN)
+
+    def steer_hint(self):
+        c = self.controls
+        for hint in ("A: right  B: down  hold A: put stone",
+                     "A:right B:down hold A:stone"):
+            if len(c.keys(hint)) <= self.view.message.n:
+                break
+        return hint
 
     def turns(self):
         """The turn loop of one game: -> _TO_MENU or _REMATCH."""
@@ -314,10 +330,14 @@ class App:
                     return r
 
     def step_cursor(self, ev):
-        """One step; the cursor stops at the board's edge."""
+        """One step; the cursor stops at the board's edge (wraps round when
+        keys steer: they only step right and down)."""
         dx, dy = _STEP[ev]
-        x = min(max(self.cursor % N + dx, 0), N - 1)
-        y = min(max(self.cursor // N + dy, 0), N - 1)
+        x, y = self.cursor % N + dx, self.cursor // N + dy
+        if self.controls.steer:
+            x, y = x % N, y % N
+        x = min(max(x, 0), N - 1)
+        y = min(max(y, 0), N - 1)
         if y * N + x != self.cursor:
             self.cursor = y * N + x
             self.view.set_cursor(self.cursor)
@@ -402,10 +422,11 @@ class App:
         c = self.controls
         c.settle()
         while True:
-            self.say("Menu: < %s >  A: ok" % _PAUSE_ITEMS[k], BANNER)
+            self.say("Menu: < %s >  X: next  A: ok" % _PAUSE_ITEMS[k],
+                     BANNER)
             ev = 0
             while not ev:
-                ev = c.wait()
+                ev = c.wait(False)
             if ev in (MENU, RIGHT, DOWN):
                 k = (k + 1) % len(_PAUSE_ITEMS)
             elif ev in (LEFT, UP):

@@ -27,6 +27,7 @@ TEXT = rgb(235, 235, 235)
 BANNER = rgb(250, 200, 0)
 BANNER_TEXT = rgb(0, 0, 0)
 ALERT = rgb(255, 90, 90)
+HINT = rgb(150, 150, 165)
 
 _STARS = (3 * N + 3, 3 * N + 11, 7 * N + 7, 11 * N + 3, 11 * N + 11)
 

@@ -1,6 +1,16 @@
 """Buttons, joystick and tilt merged into one stream of player events.
 
 A held joystick direction repeats; tilt steps come from `tilt.Tilt`.
+
+Key steering: a board with neither a joystick nor a working gyroscope (the
+ESP32 board with its gyro missing has only place, back and menu) steers
+with its keys on the board: a tap of place steps the cursor right, a tap
+of back steps it down (both wrap round at the edge); held for LONG_MS,
+place puts the stone and back undoes. `wait(False)` (menus, notes) reads
+the keys plainly in every case.
+
+Hints on screen name keys by the Pico-LCD hat's letters (A place, B back,
+X menu, Y extra); `keys(text)` names them as the board's `labels` say.
 """
 import time
 from micropython import const
@@ -16,21 +26,48 @@ _NAMES = {"place": PLACE, "press": PLACE, "back": BACK, "menu": MENU,
 _DIRS = (("up", UP), ("down", DOWN), ("left", LEFT), ("right", RIGHT))
 _REPEAT_FIRST = const(400)
 _REPEAT_MS = const(110)
+LONG_MS = const(500)
 POLL_MS = const(20)
 
 
 class Controls:
-    def __init__(self, buttons, tilt=None):
+    def __init__(self, buttons, tilt=None, labels=None):
         self.buttons = buttons
         self.tilt = tilt
+        self.labels = labels        # {"A": "Place", ...} or None: lettered
+        names = getattr(buttons, "names", ())
+        self.joystick = "up" in names
+        self.steer = tilt is None and not self.joystick
         self._rep_ev = 0
         self._rep_due = 0
+        self._held = None           # key steering: the key held, and since
+        self._held_at = 0
 
-    def poll(self, now=None):
+    def pointer(self):
+        """What moves the cursor besides keys: "tilt", "joystick", both, ""."""
+        if self.tilt is not None:
+            return "tilt/joystick" if self.joystick else "tilt"
+        return "joystick" if self.joystick else ""
+
+    def keys(self, text):
+        """text with its key letters (A:, B:, X:, Y:) named for this board."""
+        lab = self.labels
+        if not lab or not text:
+            return text
+        words = text.split(" ")
+        for k in range(len(words)):
+            w = words[k]
+            if w and w[0] in lab and (len(w) == 1 or w[1] == ":"):
+                words[k] = lab[w[0]] + w[1:]
+        return " ".join(words)
+
+    def poll(self, now=None, steer=True):
         """One event or 0; call every POLL_MS."""
         if now is None:
             now = time.ticks_ms()
         name = self.buttons.poll(now)
+        if steer and self.steer:
+            return self._steer(name, now)
         if name is not None:
             ev = _NAMES.get(name, 0)
             if 0 < ev <= DOWN:     # RIGHT, LEFT, UP, DOWN are 1..4
@@ -49,6 +86,26 @@ class Controls:
             return self.tilt.poll(now)
         return 0
 
+    def _steer(self, name, now):
+        if name is not None:
+            ev = _NAMES.get(name, 0)
+            if ev in (PLACE, BACK):
+                self._held = name
+                self._held_at = now
+                return 0
+            return ev
+        held = self._held
+        if held is None:
+            return 0
+        ev = _NAMES[held]
+        if not self.buttons.is_down(held):
+            self._held = None
+            return RIGHT if ev == PLACE else DOWN
+        if time.ticks_diff(now, self._held_at) >= LONG_MS:
+            self._held = None       # its release is not a tap
+            return ev
+        return 0
+
     def _down(self, ev):
         for name, e in _DIRS:
             if e == ev:
@@ -58,14 +115,15 @@ class Controls:
                     return False
         return False
 
-    def wait(self):
-        """Sleep one poll period, then poll."""
+    def wait(self, steer=True):
+        """Sleep one poll period, then poll (steer=False: keys plainly)."""
         time.sleep_ms(POLL_MS)
-        return self.poll()
+        return self.poll(None, steer)
 
     def settle(self):
         """Forget tilt and repeats (after a long computation or a screen)."""
         self._rep_ev = 0
+        self._held = None
         if hasattr(self.buttons, "clear"):
             self.buttons.clear()    # no presses queued while busy
         if self.tilt is not None:

@@ -50,10 +50,32 @@ def build_tilt(notes):
         t.calibrate()
         return t
     except _ERRORS as e:
+        if "up" in board.BUTTONS:
+            then = "Tilt is off: steer with the joystick"
+        else:
+            then = ("Tilt is off. On the board tap A to step right, B to "
+                    "step down; hold A to place a stone, hold B to undo")
         notes.append(_missing("Gyro", cfg, "I2C%s" % cfg.get("i2c"),
-                              ("scl", "sda", "addr"), e,
-                              "Tilt is off: use the joystick and buttons"))
+                              ("scl", "sda", "addr"), e, then))
         return None
+
+
+def key_labels():
+    """How hints name the keys: board.KEY_LABELS (hint letter -> label) if
+    the board has it; None (the letters A B X Y) on the Pico-LCD hat's four
+    lettered keys; else each key by its name (Place, Back, Menu)."""
+    lab = getattr(board, "KEY_LABELS", None)
+    if lab:
+        return lab
+    keys = board.BUTTONS
+    if "extra" in keys:
+        return None
+    lab = {}
+    for letter, name in (("A", "place"), ("B", "back"), ("X", "menu"),
+                         ("Y", "extra")):
+        if name in keys:
+            lab[letter] = name[0].upper() + name[1:]
+    return lab
 
 
 def make_radio():
@@ -106,5 +128,5 @@ def build_app():
     keys = buttons.Buttons(board.BUTTONS)
     import lcd_base
     gc.collect()
-    return app.App(lcd, controls.Controls(keys, tilt), lcd_base.FONT_W,
-                   lcd_base.FONT_H, radio, notes)
+    c = controls.Controls(keys, tilt, key_labels())
+    return app.App(lcd, c, lcd_base.FONT_W, lcd_base.FONT_H, radio, notes)

@@ -1,7 +1,8 @@
 """The start menu: mode, AI level, rule, who plays black, start.
 
 Up/down (joystick, tilt, or the menu key) pick a line; left/right or the
-place key change it; place on "Start" starts; back goes up a line.
+place key change it; place on "Start" starts; back goes up a line. The
+hints name the keys the board has (Controls.keys).
 """
 from controls import PLACE, BACK, MENU
 from tilt import RIGHT, LEFT, UP, DOWN
@@ -102,13 +103,19 @@ class Menu:
         for line in self.lines:
             line.text = None
         self.hint.text = self.hint2.text = None
-        self.hint.center("tilt/joystick: choose")
-        self.hint2.center("A: change/start  X: next")
+        c = self.controls
+        how = c.pointer()
+        if how:
+            self.hint.center(how + ": choose")
+            self.hint2.center(c.keys("A: change/start  X: next"))
+        else:
+            self.hint.center(c.keys("X: next  B: previous"))
+            self.hint2.center(c.keys("A: change/start"))
         for k in range(5):
             self._draw(k, v)
         self.controls.settle()
         while True:
-            ev = self.controls.wait()
+            ev = self.controls.wait(False)
             if not ev:
                 continue
             old = self.sel
