@@ -173,6 +173,8 @@ def test_esp32_without_gyro_steers_with_its_three_keys(tmp_path, capsys):
         s.tap("back", 700)              # held: undo both
         s.wait(300)
         s.snap("undone", [stone_point(view, i) for i in range(225)])
+        s.tap("menu")                   # the pause menu, then resume
+        s.tap("place")
         dev, texts = _run_recording_text(board, s.end(), str(tmp_path),
                                          gyro=False)
     finally:
@@ -191,5 +193,7 @@ def test_esp32_without_gyro_steers_with_its_three_keys(tmp_path, capsys):
     assert "Place: right Back: down hold Place: put stone" in texts
     assert "Place: change/start" in shown and "Menu: next" in shown
     assert "joystick" not in shown.lower() + out.lower()
+    # the pause line does not read "Menu: ... Menu: next"
+    assert "Paused: < Resume > Menu: next Place: ok" in texts
     for letter in "ABXY":
         assert letter + ":" not in shown.split()

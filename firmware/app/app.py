@@ -422,7 +422,7 @@ class App:
         c = self.controls
         c.settle()
         while True:
-            self.say("Menu: < %s >  X: next  A: ok" % _PAUSE_ITEMS[k],
+            self.say("Paused: < %s >  X: next  A: ok" % _PAUSE_ITEMS[k],
                      BANNER)
             ev = 0
             while not ev:
