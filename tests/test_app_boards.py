@@ -197,3 +197,30 @@ def test_esp32_without_gyro_steers_with_its_three_keys(tmp_path, capsys):
     assert "Paused: < Resume > Menu: next Place: ok" in texts
     for letter in "ABXY":
         assert letter + ":" not in shown.split()
+
+
+def test_occupied_point_is_refused_in_the_players_words(tmp_path):
+    """Placing on a stone says so without the engine's (x, y) numbers,
+    which the board does not show; the board is unchanged."""
+    view = layout(board_sim)
+    old = os.getcwd()
+    os.chdir(tmp_path)
+    try:
+        s = Script()
+        s.tap("menu")       # Mode
+        s.tap("place")      # 2 players
+        s.tap("menu")       # Rule
+        s.tap("menu")       # Start
+        s.tap("place")
+        s.wait(300)
+        s.place(7 * 15 + 7)
+        s.tap("place")      # white on black's stone
+        s.wait(200)
+        s.snap("stones", [stone_point(view, i) for i in range(225)])
+        dev, texts = _run_recording_text(board_sim, s.end(), str(tmp_path))
+    finally:
+        os.chdir(old)
+    assert "Taken: choose an empty point" in texts
+    assert not [t for t in texts if "occupied" in t]
+    stones = dev.snaps["stones"]
+    assert stones.count(bv.BLACK) == 1 and bv.WHITE not in stones

@@ -354,7 +354,10 @@ class App:
     def refuse(self, g, i, e):
         """Why the stone was not placed, short enough for one line."""
         msg = str(e)
-        if g.rule == S.RENJU and g.turn == 1 and g.forbidden(i % N, i // N):
+        if g.stone(i % N, i // N):
+            msg = "Taken: choose an empty point"    # not "(7, 7) is occupied"
+        elif g.rule == S.RENJU and g.turn == 1 and \
+                g.forbidden(i % N, i // N):
             msg = "Forbidden for black: " + msg.split(": ")[-1]
         self.say(msg[:1].upper() + msg[1:], ALERT)
 
