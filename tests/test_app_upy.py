@@ -31,7 +31,7 @@ import gc, json, os
 os.chdir(%r)
 import app_script
 board = __import__(%r)
-rig = app_script.Rig(board)
+rig = app_script.Rig(board, **%r)
 with open("events.json") as f:
     events = json.load(f)
 gc.collect()
@@ -51,10 +51,11 @@ def compile_firmware(out):
     return out
 
 
-def run_upy(events, flash, heap=HEAP, board="board_sim"):
+def run_upy(events, flash, heap=HEAP, board="board_sim", **rig):
     (flash / "events.json").write_text(json.dumps(events))
     lib = compile_firmware(flash / "lib")
-    out = upy.run(RUNNER % (str(flash), board), heapsize=heap, shims=True,
+    out = upy.run(RUNNER % (str(flash), board, rig), heapsize=heap,
+                  shims=True,
                   extra_path=[upy.ROOT / "tests",
                               upy.ROOT / "host_sim" / "chips", lib])
     return json.loads(out.strip().splitlines()[-1])
@@ -111,3 +112,30 @@ def test_esp32_board_two_players_by_tilt_on_the_unix_port(tmp_path):
     got = res["snaps"]["stones"]
     assert [i for i in range(225) if got[i] == bv.BLACK] == [a]
     assert [i for i in range(225) if got[i] == bv.WHITE] == [b]
+
+
+def test_esp32_without_gyro_steers_by_keys_on_the_unix_port(tmp_path):
+    """Its MPU6050 missing, the ESP32 build steers with its three keys:
+    tap place right, tap back down, hold place for the stone."""
+    import board_esp32_ili9341 as esp
+    view = layout(esp)
+    s = Script(start_ms=900)
+    s.tap("place")          # dismiss the gyro note
+    s.tap("menu")           # Mode
+    s.tap("place")          # 2 players
+    s.tap("menu")           # Rule
+    s.tap("menu")           # Start
+    s.tap("place")
+    s.wait(300)
+    s.tap("place")          # (8, 7)
+    s.tap("back")           # (8, 8)
+    s.tap("place", 700)     # black
+    s.tap("back")           # (8, 9)
+    s.tap("place", 700)     # white
+    s.wait(300)
+    s.snap("stones", [stone_point(view, i) for i in range(225)])
+    res = run_upy(s.end(), tmp_path, board="board_esp32_ili9341", gyro=False)
+    assert res["r"] == "end"
+    got = res["snaps"]["stones"]
+    assert [i for i in range(225) if got[i] == bv.BLACK] == [8 * 15 + 8]
+    assert [i for i in range(225) if got[i] == bv.WHITE] == [9 * 15 + 8]
