@@ -40,7 +40,7 @@ def prepare(level):
     if not 3 <= level < 3 + len(_LV):
         raise ValueError("level %d not available (2..%d)" % (level, 2 + len(_LV)))
     if _lv[0] != level:
-        _tt = None
+        _tt = bytearray(0)   # free the old table before the new one
         _tt = bytearray(_LV[level - 3][4])
         _lv[0] = level
 
