@@ -242,3 +242,30 @@ def test_end_of_input_exits_cleanly():
     finally:
         b.proc.stdin = open(os.devnull, "wb")
         b.close()
+
+
+def _level2_game(seed, moves=8):
+    """The brain's replies to a fixed sequence of opponent moves."""
+    b = Pbrain("--level", "2", "--seed", str(seed))
+    try:
+        assert b.ask("START 15") == "OK"
+        g = gomoku.Game()
+        out = []
+        opp = [(7, 7), (8, 6), (6, 9), (9, 9), (5, 5), (10, 3), (3, 10), (11, 11)]
+        for x, y in opp[:moves]:
+            while g.stone(x, y):
+                x = (x + 1) % 15
+            g.play(x, y)
+            ans = b.ask("TURN %d,%d" % (x, y))
+            mx, my = xy(ans)
+            g.play(mx, my)
+            out.append((mx, my))
+            if g.winner:
+                break
+        return out
+    finally:
+        b.close()
+
+
+def test_seed_replays_a_search_game():
+    assert _level2_game(5) == _level2_game(5)

@@ -291,7 +291,12 @@ class Brain:
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--level", type=int, default=1, help="AI level (ai.best_move)")
+    ap.add_argument("--seed", type=int, default=None,
+                    help="seed the search levels' choice among near-equal moves "
+                         "(ai.seed): the same seed replays the same game")
     args = ap.parse_args(argv)
+    if args.seed is not None:
+        ai.seed(args.seed)
     brain = Brain(level=args.level)
     for line in sys.stdin:
         for out in brain.handle(line):
