@@ -71,6 +71,10 @@ def update(g, i, s):
                             a = _TRX[a]
                             b = _TRX[b]
                         if a > b:
-                            a, b = b, a
+                            # no a, b = b, a: MicroPython 1.9.2 on the
+                            # micro:bit builds a tuple for it (heap)
+                            v = a
+                            a = b
+                            b = v
                         a = _T[(b * (b + 1) >> 1) + a] >> (ex << 2) & 15
                         pat[j] = pat[j] & keep | a << ns

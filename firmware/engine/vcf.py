@@ -1,6 +1,11 @@
 """Victory by continuous fours: each move a four, each reply forced."""
 from candscan import _g
 
+# steps of direction d: module constants, as MicroPython 1.9.2 builds a
+# tuple display inside a function on the heap each time it runs
+_DX = (1, 0, 1, -1)
+_DY = (0, 1, 1, 1)
+
 
 def _fives(g, p, c):
     # empty points on p's lines where c now makes five: count; one in _g[8]
@@ -11,8 +16,8 @@ def _fives(g, p, c):
     n = d = 0
     q = -1
     while d < 4:
-        dx = (1, 0, 1, -1)[d]
-        dy = (0, 1, 1, 1)[d]
+        dx = _DX[d]
+        dy = _DY[d]
         s = -4
         while s < 5:
             x = x0 + s * dx
