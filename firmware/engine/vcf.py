@@ -1,11 +1,6 @@
 """Victory by continuous fours: each move a four, each reply forced."""
 from candscan import _g
 
-# steps of direction d: module constants, as MicroPython 1.9.2 builds a
-# tuple display inside a function on the heap each time it runs
-_DX = (1, 0, 1, -1)
-_DY = (0, 1, 1, 1)
-
 
 def _fives(g, p, c):
     # empty points on p's lines where c now makes five: count; one in _g[8]
@@ -16,8 +11,9 @@ def _fives(g, p, c):
     n = d = 0
     q = -1
     while d < 4:
-        dx = _DX[d]
-        dy = _DY[d]
+        # no tuple display here: MicroPython 1.9.2 builds it on the heap
+        dx = 0 if d == 1 else -1 if d == 3 else 1
+        dy = 0 if d == 0 else 1
         s = -4
         while s < 5:
             x = x0 + s * dx
