@@ -45,6 +45,7 @@ def device():
     search imported before the heap is locked for each move."""
     import mcu
     drv = mcu.DRIVER_SOURCE
+    game_bytes = None           # a Game's heap, from the level-1 game
     for lv in (1, TOP):
         if lv > 1:
             mcu.DRIVER_SOURCE = drv.replace(" import gomoku,ai\n", " import gomoku,ai,search\n")
@@ -56,8 +57,11 @@ def device():
             print("level%d on micro:bit: failed: %s (engine import leaves %s bytes free)" % (
                 lv, rep["error"], rep.get("free_after_import")))
             if lv > 1:
-                search_cost()
+                left = rep.get("free_after_import")
+                search_cost(left - game_bytes if left and game_bytes else None)
             continue
+        if lv == 1:
+            game_bytes = rep["free_after_import"] - rep["min_free_during_game"]
         budget = " (budget: median <= 10000)" if lv == TOP else ""
         print("level%d move on micro:bit: median %.0f ms, max %.0f ms over %d moves%s" % (
             lv, rep["median_ms"], rep["max_ms"], len(rep["move_ms"]), budget))
@@ -66,8 +70,9 @@ def device():
                   lv, rep["free_after_import"], rep["min_free_during_game"]))
 
 
-def search_cost():
-    """Heap the level-2 modules take on an empty micro:bit heap."""
+def search_cost(left=None):
+    """Heap the level-2 modules take on an empty micro:bit heap, against
+    `left`: what the engine's import and a Game leave free."""
     import mcu
     eng = ROOT / "firmware" / "engine"
     names = ("candscan", "vcf", "search")
@@ -83,8 +88,12 @@ def search_cost():
             now = mb.mem_free()
             costs.append("%s %d" % (n, free - now))
             free = now
-    print("level%d modules on micro:bit: %s bytes on import (of %d free on an empty heap)" % (
-        TOP, ", ".join(costs), empty))
+    need = empty - free
+    short = "" if left is None else (
+        "; %d needed, %d left after the engine and a Game: short by %d bytes" % (
+            need, left, need - left))
+    print("level%d modules on micro:bit: %s bytes on import (of %d free on an empty heap)%s" % (
+        TOP, ", ".join(costs), empty, short))
 
 
 # -- the unix port -------------------------------------------------------------
