@@ -5,7 +5,7 @@ hw_setup builds the drivers from it and is unloaded once they exist.
 
 A chip that does not answer is named, with its pins, on the console and on
 the screen (when the screen works); the game goes on without it where it
-can: no gyroscope -> joystick and buttons only; no radio -> no wireless.
+can: no gyroscope -> the joystick, or key steering on a board without one; no radio -> no wireless.
 """
 import gc
 import sys

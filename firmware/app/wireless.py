@@ -78,7 +78,7 @@ class Wireless:
         c.settle()
         m = self.m
         while m.code is None:
-            ev = c.wait()
+            ev = c.wait(False)          # keys plainly: a tap cancels
             m.poll(time.ticks_ms())
             if ev in (BACK, MENU):
                 return False
@@ -101,7 +101,7 @@ class Wireless:
             if m.game.winner and not ended:
                 ended = True
                 self.end_banner()
-            ev = c.wait()
+            ev = c.wait(not ended)      # after the end a tap asks a rematch
             e = m.poll(time.ticks_ms())
             while e is not None:
                 if e == M.EV_PEER_LEFT:
