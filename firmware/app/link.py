@@ -14,6 +14,7 @@ receive and check. Counters in `stats`.
 """
 import time
 from micropython import const
+from crc16 import crc16
 
 VERSION = const(1)
 HEADER = const(11)
@@ -37,17 +38,6 @@ F_REPAIR = const(2)     # HIST: host's list replaces the receiver's
 # host can listen on its session address (pipe 1) and pairing (pipe 2)
 PAIR_LSB = const(0x50)
 _BASE = b"GmK1"
-
-
-def crc16(buf, n, crc=0xFFFF, start=0):
-    for i in range(start, n):
-        crc ^= buf[i] << 8
-        for _ in range(8):
-            if crc & 0x8000:
-                crc = ((crc << 1) ^ 0x1021) & 0xFFFF
-            else:
-                crc = (crc << 1) & 0xFFFF
-    return crc
 
 
 def session_key(s):

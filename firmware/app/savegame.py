@@ -6,6 +6,7 @@ before it. A save is written to a temporary file and renamed over the old
 one, so a power cut leaves either the old save or the new one complete.
 """
 import os
+from crc16 import crc16
 
 MAGIC = b"GMKS"
 VERSION = 1
@@ -17,18 +18,6 @@ _HEAD = 10          # magic 4, version, rule, mode, level, human, n
 _MAX = _HEAD + 225 + 2
 
 _buf = bytearray(_MAX)
-
-
-def crc16(data, n):
-    crc = 0xFFFF
-    for i in range(n):
-        crc ^= data[i] << 8
-        for _ in range(8):
-            if crc & 0x8000:
-                crc = ((crc << 1) ^ 0x1021) & 0xFFFF
-            else:
-                crc = (crc << 1) & 0xFFFF
-    return crc
 
 
 class Saved:
@@ -87,15 +76,20 @@ def decode(data):
 def write(rule, mode, level, human, moves, n):
     """Save atomically: temp file, then rename over the old save."""
     size = encode(rule, mode, level, human, moves, n)
-    with open(TMP, "wb") as f:
-        f.write(memoryview(_buf)[:size])
+    replace(TMP, PATH, memoryview(_buf)[:size])
+
+
+def replace(tmp, path, data):
+    """Write data to tmp, then rename it over path: never a half-written path."""
+    with open(tmp, "wb") as f:
+        f.write(data)
     try:
-        os.rename(TMP, PATH)
+        os.rename(tmp, path)
     except OSError:
-        # FAT cannot rename over a file; load() still finds TMP if power
+        # FAT cannot rename over a file; a reader still finds tmp if power
         # fails between these two steps.
-        _remove(PATH)
-        os.rename(TMP, PATH)
+        _remove(path)
+        os.rename(tmp, path)
 
 
 def clear():

@@ -1,5 +1,5 @@
 """The last menu choices, remembered in flash (a few bytes, written atomically)."""
-import os
+from savegame import replace
 
 PATH = "gomoku.cfg"
 _TMP = "gomoku.cft"
@@ -54,13 +54,7 @@ class Settings:
         if b == self._saved:
             return
         try:
-            with open(_TMP, "wb") as f:
-                f.write(b)
-            try:
-                os.rename(_TMP, PATH)
-            except OSError:
-                os.remove(PATH)
-                os.rename(_TMP, PATH)
+            replace(_TMP, PATH, b)
             self._saved[:] = b
         except OSError:
             pass    # a full or read-only flash costs the defaults, not the game

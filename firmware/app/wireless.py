@@ -31,16 +31,6 @@ def forget():
             pass
 
 
-def _save(blob):
-    with open(_TMP, "wb") as f:
-        f.write(blob)
-    try:
-        os.rename(_TMP, PATH)
-    except OSError:
-        os.remove(PATH)
-        os.rename(_TMP, PATH)
-
-
 class Wireless:
     def __init__(self, app, radio):
         self.app = app
@@ -185,7 +175,7 @@ class Wireless:
         if key == self.saved:
             return
         try:
-            _save(m.snapshot())
+            savegame.replace(_TMP, PATH, m.snapshot())
             self.saved = key
         except (OSError, ValueError):
             pass
