@@ -75,7 +75,7 @@ def search_cost(left=None):
     `left`: what the engine's import and a Game leave free."""
     import mcu
     eng = ROOT / "firmware" / "engine"
-    names = ("candscan", "vcf", "search")
+    names = ("candscan", "vcf", "movepick", "search")
     with mcu.MicroBit() as mb:
         mb.soft_reset()
         for n in names:

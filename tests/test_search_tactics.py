@@ -99,6 +99,27 @@ def test_blocks_a_four_and_takes_a_five(level):
 
 
 @pytest.mark.parametrize("level", (2, 3))
+@pytest.mark.parametrize("seed", (1, 2, 3))
+def test_white_defuses_blacks_double_three_point(level, seed):
+    # (7,8) joins (7,6),(7,7) and (5,8),(6,8) into two open threes; white has
+    # no four, so it must take that point or close one of the two lines
+    g = position([(7, 6), (7, 7), (5, 8), (6, 8)], [(1, 1), (13, 1), (1, 13)])
+    assert g.turn == 2
+    ai.seed(seed)
+    m = ai.best_move(g, level)
+    assert (m % 15, m // 15) in ((7, 8), (7, 5), (7, 9), (4, 8), (8, 8))
+
+
+@pytest.mark.parametrize("level", (2, 3))
+def test_white_blocks_an_open_three_it_cannot_outpace(level):
+    # black's open three (5..7, 7) with white holding no three: white closes it
+    g = position([(5, 7), (6, 7), (7, 7)], [(1, 1), (13, 13)])
+    assert g.turn == 2
+    m = ai.best_move(g, level)
+    assert (m % 15, m // 15) in ((4, 7), (8, 7), (3, 7), (9, 7))
+
+
+@pytest.mark.parametrize("level", (2, 3))
 def test_renju_black_avoids_its_double_three(level):
     # (8,8) joins (6,8),(7,8) and (8,6),(8,7) into two open threes: forbidden
     g = position([(6, 8), (7, 8), (8, 6), (8, 7)],

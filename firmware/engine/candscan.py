@@ -9,11 +9,12 @@ _W = (0, 1, 6, 20, 30, 300, 320, 480, 4000, 4000, 30000)
 _E = (16, 12, 16, 8)
 _WIN = 30000
 _MW = 10
-_mv = bytearray(2 * _MW)
-_sc = [0] * (2 * _MW)
-_g = [0] * 12
+_mv = bytearray(3 * _MW)
+_sc = [0] * (3 * _MW)
+_g = [0] * 15
 # _g: 0 nodes, 1 node limit, 2 vcf nodes, 3 vcf limit, 4 hash, 5 stop,
-#     6 status, 7 eval, 8 status point, 9 prng, 10 fours, 11 width
+#     6 status, 7 eval, 8 status point, 9 prng, 10 fours, 11 width,
+#     12 best attack shape, 13 best defence shape, 14 its point
 # status: 0 quiet, 1 five to play, 2 one five to block, 3 two, 4 win threat
 
 
@@ -33,7 +34,7 @@ def gen(g, ply, me):
     ao = (me - 1) << 1
     do = 2 - ao
     n = sa = sd = ma = md = nf = f4 = 0
-    mp = f5 = -1
+    mp = f5 = dp = -1
     i = p = 0
     while p < 225:
         v = P[i + ao]
@@ -60,6 +61,7 @@ def gen(g, ply, me):
                 mp = p
             if d > md:
                 md = d
+                dp = p
             if a >= 480:
                 f4 += 1
             sa += a
@@ -79,6 +81,9 @@ def gen(g, ply, me):
         p += 1
         i += 4
     _g[10] = f4
+    _g[12] = ma
+    _g[13] = md
+    _g[14] = dp
     E = _E
     e = (sa * E[0] - sd * E[1] + ma * E[2] - md * E[3]) >> 4
     _g[7] = e if -20000 < e < 20000 else (20000 if e > 0 else -20000)
@@ -94,5 +99,3 @@ def gen(g, ply, me):
         _g[6] = 4
         _g[8] = mp
     return n
-
-

@@ -1,57 +1,69 @@
 """Search levels for ai.best_move; level 2 (the handheld's top) lives here.
 
 Level 2: the best candidates from the shape tables (candscan: threats first),
-each played and answered by the opponent's threat scan, forced blocks played
-out, and VCF (vcf); a seeded xorshift picks among moves within a margin of
-the best. Fixed limits, no clock; all buffers exist at import, a move
-allocates nothing. Levels 3+ are deepsearch.
+each answered by the opponent's best few replies, each of those valued by a
+threat scan: forced blocks (of fours, and of open threes when there is no
+four to answer with) played out, VCF (vcf), double threes, else the eval; a
+seeded xorshift picks among moves within a margin of the best. Fixed limits,
+no clock; all buffers exist at import, a move allocates nothing. Levels 3+
+are deepsearch.
 """
 import candscan as C
 from candscan import _g, _WIN, _MW
+from movepick import seed, pick, _any  # noqa: F401 (ai, deepsearch)
 from vcf import vcf
 
 _rv = [0] * _MW
-# level 2: width, root VCF nodes, all VCF nodes, margin
-_L2 = (7, 20, 40, 40)
+_TT = 25000
+# level 2: width, root VCF nodes, all VCF nodes, margin, reply width
+_L2 = (7, 20, 40, 40, 7)
 
 
-def seed(n):
-    _g[9] = ((n & 0x3FFF) * 3 + 0x5A5) & 0xFFFF or 1
-    _rand()
-
-
-def _rand():
-    x = _g[9]
-    x ^= (x << 7) & 0xFFFF
-    x ^= x >> 9
-    x ^= (x << 8) & 0xFFFF
-    _g[9] = x
-    return x
-
-
-seed(1)
-
-
-def _leaf(g, me, ply):
+def _leaf(g, me, ply, cut=_WIN):
     # value for `me` to move: threats from the scan, forced blocks played
-    # out, VCF, else the eval
-    n = C.gen(g, 1, me)
-    st = _g[6]
+    # out, VCF, double threes; at ply 1 the best few replies each valued at
+    # ply 2 (stop past `cut`); deeper an open three is blocked; else the eval
+    n = C.gen(g, 1 if ply == 1 else 2, me)
+    G = _g
+    st = G[6]
     if st == 1:
         return _WIN - ply - 1
     if st == 3 or (st == 2 and n == 0):
         return ply + 2 - _WIN
     if st == 4:
         return _WIN - ply - 3
-    ev = _g[7]
-    if st == 2 and ply < 12 and g.moves < 224:
-        p = _g[8]
+    ev = G[7]
+    p = G[8] if st == 2 else -1
+    if st == 0:
+        if G[10] and G[2] < G[3] and vcf(g, me) >= 0:
+            return _WIN - ply - 5
+        if G[12] >= 600 and G[13] < 480:
+            # a double three against no four: won unless a VCF defends
+            return _TT - ply
+        if ply == 1 and n > 1:
+            n = min(n, _L2[4])
+            ev = -_WIN
+            k = 0
+            while k < n:
+                p = C._mv[_MW + k]
+                g.play(p % 15, p // 15)
+                v = -_leaf(g, 3 - me, 2)
+                g.undo()
+                if v > ev:
+                    ev = v
+                    if v > cut:
+                        break
+                k += 1
+            return ev
+        if G[12] < 480 and G[13] >= 4000:
+            # an open three and no four to answer it: block where it is strongest
+            p = G[14]
+            if me == 1 and g._why and g._why(g, p):
+                p = -1
+    if p >= 0 and ply < 12 and g.moves < 224:
         g.play(p % 15, p // 15)
         ev = -_leaf(g, 3 - me, ply + 1)
         g.undo()
-        return ev
-    if st == 0 and _g[10] and _g[2] < _g[3] and vcf(g, me) >= 0:
-        return _WIN - ply - 5
     return ev
 
 
@@ -81,7 +93,7 @@ def best_move(g, level):
     while k < n:
         p = C._mv[k]
         g.play(p % 15, p // 15)
-        v = -_leaf(g, 3 - me, 1)
+        v = -_leaf(g, 3 - me, 1, L[3] - best if best > -_WIN else _WIN)
         g.undo()
         V[k] = v
         if v > best:
@@ -106,32 +118,3 @@ def root(g, me):
             G[8] = r
             return -1
     return n
-
-
-def pick(R, V, n, best, margin):
-    # a seeded choice among moves within `margin` of the best (none if mating)
-    c = 0
-    k = 0
-    while k < n:
-        if V[k] >= best - (margin if -29000 < best < 29000 else 0):
-            c += 1
-        k += 1
-    c = _rand() % c
-    k = 0
-    while k < n:
-        if V[k] >= best - (margin if -29000 < best < 29000 else 0):
-            if not c:
-                return R[k]
-            c -= 1
-        k += 1
-
-
-def _any(g, me):
-    why = g._why
-    bd = g.board
-    p = 0
-    while p < 225:
-        if not (bd[p >> 2] >> ((p & 3) << 1)) & 3 and not (me == 1 and why and why(g, p)):
-            return p
-        p += 1
-    return -1

@@ -1,0 +1,48 @@
+"""The search levels' seeded xorshift and their pick among near-best moves."""
+from candscan import _g
+
+
+def seed(n):
+    _g[9] = ((n & 0x3FFF) * 3 + 0x5A5) & 0xFFFF or 1
+    _rand()
+
+
+def _rand():
+    x = _g[9]
+    x ^= (x << 7) & 0xFFFF
+    x ^= x >> 9
+    x ^= (x << 8) & 0xFFFF
+    _g[9] = x
+    return x
+
+
+seed(1)
+
+
+def pick(R, V, n, best, margin):
+    # a seeded choice among moves within `margin` of the best (none if mating)
+    c = 0
+    k = 0
+    while k < n:
+        if V[k] >= best - (margin if -29000 < best < 29000 else 0):
+            c += 1
+        k += 1
+    c = _rand() % c
+    k = 0
+    while k < n:
+        if V[k] >= best - (margin if -29000 < best < 29000 else 0):
+            if not c:
+                return R[k]
+            c -= 1
+        k += 1
+
+
+def _any(g, me):
+    why = g._why
+    bd = g.board
+    p = 0
+    while p < 225:
+        if not (bd[p >> 2] >> ((p & 3) << 1)) & 3 and not (me == 1 and why and why(g, p)):
+            return p
+        p += 1
+    return -1
