@@ -38,6 +38,15 @@ class Script:
     def wait(self, ms):
         self.t += ms
 
+    def start_two_players(self):
+        """From the start menu: 2 players, freestyle, Start; then settle."""
+        self.tap("menu")        # Mode
+        self.tap("place")       # 2 players
+        self.tap("menu")        # Rule
+        self.tap("menu")        # Start
+        self.tap("place")
+        self.wait(300)
+
     def tap(self, name, hold=80, gap=120):
         self.at("tap", name, hold)
         self.t += hold + gap

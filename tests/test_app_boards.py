@@ -26,12 +26,7 @@ def test_two_player_moves_by_tilt_and_keys(board, tmp_path):
     os.chdir(tmp_path)
     try:
         s = Script()
-        s.tap("menu")       # Mode
-        s.tap("place")      # 2 players
-        s.tap("menu")       # Rule
-        s.tap("menu")       # Start
-        s.tap("place")
-        s.wait(300)
+        s.start_two_players()
         a, b = 5 * 15 + 9, 9 * 15 + 4
         s.place(a, how="tilt")
         s.place(b, how="tilt")
@@ -207,12 +202,7 @@ def test_occupied_point_is_refused_in_the_players_words(tmp_path):
     os.chdir(tmp_path)
     try:
         s = Script()
-        s.tap("menu")       # Mode
-        s.tap("place")      # 2 players
-        s.tap("menu")       # Rule
-        s.tap("menu")       # Start
-        s.tap("place")
-        s.wait(300)
+        s.start_two_players()
         s.place(7 * 15 + 7)
         s.tap("place")      # white on black's stone
         s.wait(200)

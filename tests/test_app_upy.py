@@ -96,12 +96,7 @@ def test_esp32_board_two_players_by_tilt_on_the_unix_port(tmp_path):
     import board_esp32_ili9341 as esp
     view = layout(esp)
     s = Script()
-    s.tap("menu")           # Mode
-    s.tap("place")          # 2 players
-    s.tap("menu")           # Rule
-    s.tap("menu")           # Start
-    s.tap("place")
-    s.wait(300)
+    s.start_two_players()
     a, b = 6 * 15 + 9, 8 * 15 + 6
     s.place(a, how="tilt")
     s.place(b, how="tilt")
@@ -121,12 +116,7 @@ def test_esp32_without_gyro_steers_by_keys_on_the_unix_port(tmp_path):
     view = layout(esp)
     s = Script(start_ms=900)
     s.tap("place")          # dismiss the gyro note
-    s.tap("menu")           # Mode
-    s.tap("place")          # 2 players
-    s.tap("menu")           # Rule
-    s.tap("menu")           # Start
-    s.tap("place")
-    s.wait(300)
+    s.start_two_players()
     s.tap("place")          # (8, 7)
     s.tap("back")           # (8, 8)
     s.tap("place", 700)     # black
