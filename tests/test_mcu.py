@@ -306,3 +306,65 @@ def test_strip_source_keeps_the_code_and_line_numbers(path):
     assert out.count("\n") == text.count("\n")
     toks = mcu.tokenize.generate_tokens(mcu.io.StringIO(out).readline)
     assert not [t for t in toks if t.type == mcu.tokenize.COMMENT]
+
+
+SAME_GAMES = """
+import sys
+sys.path.insert(0, sys.argv[1])
+import gomoku, ai
+out = []
+for rule in (0, 1, 4):
+    for level in (1, 2):
+        ai.seed(5)
+        g = gomoku.Game(rule)
+        for x, y in ((7, 7), (8, 8), (6, 8)):
+            g.play(x, y)
+        while not g.winner and g.moves < 60:
+            m = ai.best_move(g, level)
+            g.play(m % 15, m // 15)
+        out.append(bytes(g.hist[:g.moves]).hex())
+        while g.moves > 3:
+            g.undo()
+        out.append(bytes(g.pat).hex())
+for args in ((-1, 3), (1, 15), (3, 3)):
+    try:
+        gomoku.Game(0).play(*args)
+    except ValueError as e:
+        out.append(str(e))
+try:
+    gomoku.Game(7)
+except ValueError as e:
+    out.append(str(e))
+print(" ".join(out))
+"""
+
+
+def test_device_source_plays_the_same_games(tmp_path):
+    """What the board gets (comments gone, constants folded, names made
+    short) plays move for move what the engine plays, and refuses alike."""
+    for path in sorted(mcu.ENGINE.glob("*.py")):
+        (tmp_path / path.name).write_text(mcu.device_source(path.read_text(), path.stem))
+    runs = [subprocess.run([sys.executable, "-c", SAME_GAMES, str(d)], capture_output=True,
+                           text=True, timeout=600) for d in (mcu.ENGINE, tmp_path)]
+    for r in runs:
+        assert r.returncode == 0, r.stderr
+    assert runs[0].stdout == runs[1].stdout
+    assert "off the board" in runs[0].stdout and "rule must be" in runs[0].stdout
+
+
+def test_device_source_renames_locals_to_rom_names_only():
+    src = ("_LIMIT = 40\n_BUF = bytearray(4)\n\n\ndef f(total, rule=0):\n"
+           "    count_here = total + _LIMIT\n    _BUF[0] = rule\n"
+           "    return g(count_here, rule=rule)\n")
+    out = mcu.device_source(src, "demo")
+    tree = ast.parse(out)
+    fn = [n for n in tree.body if isinstance(n, ast.FunctionDef)][0]
+    assert [a.arg for a in fn.args.args][1:] == ["rule"]        # has a default
+    assert fn.args.args[0].arg in mcu.SHORT_NAMES               # ROM names
+    assert "rule=rule)" in out                                  # keyword kept
+    assert "40" in out and "_LIMIT" not in out                  # folded
+    assert "_BUF" not in out                                    # private renamed
+    assert out.count("\n") == src.count("\n")
+    ns = {"g": lambda a, rule: (a, rule)}
+    exec(out, ns)
+    assert ns["f"](2, rule=5) == (42, 5)

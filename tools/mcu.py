@@ -467,6 +467,217 @@ def strip_source(text):
     return out
 
 
+# Names a function's locals are renamed to on the board, in this order: all
+# are already qstrs in the micro:bit firmware's ROM (found by interning each
+# on the board and watching micropython.qstr_info()), so a local costs no heap.
+SHORT_NAMES = ("b c d e f g n r key end sep on off value index count find sort copy "
+               "clear keys items remove insert extend split join strip upper lower "
+               "send close choice step start stop args buf data show read write get "
+               "add pitch text delay wait loop speed length queue address group "
+               "config mode freq width height crop fill name size").split()
+
+
+def device_source(text, name=None):
+    """What the board gets of an engine module: strip_source, and every
+    function's locals renamed to short names (SHORT_NAMES) shared by all
+    modules. MicroPython 1.9.2 keeps every identifier it has lexed as a qstr
+    on the heap (~16 bytes each, never freed) unless the firmware has it in
+    ROM already, as it has every SHORT_NAMES. Private integer constants (`_NAME = 40` at module
+    level, never assigned again) are folded into their uses, as const()
+    would. Same behaviour: tests run the result on CPython."""
+    text = strip_source(text)
+    if name:
+        text = shorten_privates(fold_constants(text, name), name)
+    return squeeze(shorten_locals(text))
+
+
+def imported_names(module, engine=ENGINE):
+    """Names other engine modules take from `module`: `from module import
+    x`, `module.x`, `alias.x` after `import module as alias`."""
+    names = set()
+    for path in sorted(engine.glob("*.py")):
+        if path.stem == module:
+            continue
+        tree = ast.parse(path.read_text())
+        aliases = {module}
+        for n in ast.walk(tree):
+            if isinstance(n, ast.ImportFrom) and n.module == module:
+                names |= {a.name for a in n.names}
+            elif isinstance(n, ast.Import):
+                aliases |= {a.asname for a in n.names if a.name == module and a.asname}
+        names |= {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)
+                  and isinstance(n.value, ast.Name) and n.value.id in aliases}
+    return names
+
+
+def shorten_privates(text, module, engine=ENGINE):
+    """`text` (module `module`) with its private module-level names (`_name`,
+    bound at module level, that no other engine module imports from it)
+    renamed to SHORT_NAMES the module does not use otherwise."""
+    tree = ast.parse(text)
+    bound = []
+    imported = {a.asname or a.name for n in ast.walk(tree)
+                if isinstance(n, (ast.Import, ast.ImportFrom)) for a in n.names}
+    for st in tree.body:
+        for n in ast.walk(st) if not isinstance(st, (ast.FunctionDef, ast.ClassDef)) else [st]:
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+                bound.append(n.id)
+            elif isinstance(n, (ast.FunctionDef, ast.ClassDef)):
+                bound.append(n.name)
+            elif isinstance(n, (ast.Import, ast.ImportFrom)):
+                bound += [x.asname or x.name for x in n.names]
+    taken = imported_names(module, engine) | imported
+    private = [b for b in dict.fromkeys(bound) if re.fullmatch(r"_[A-Za-z]\w*", b)
+               and b not in taken]
+    used = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+    used |= {n.arg for n in ast.walk(tree) if isinstance(n, ast.arg)}
+    used |= {a.asname or a.name for n in ast.walk(tree)
+             if isinstance(n, (ast.Import, ast.ImportFrom)) for a in n.names}
+    free = iter(x for x in SHORT_NAMES if x not in used)
+    new = {old: next(free) for old in private}
+    if not new:
+        return text
+    lines = text.split("\n")
+    toks = list(tokenize.generate_tokens(io.StringIO(text).readline))
+    edits = [(t.start, t.end, new[t.string]) for i, t in enumerate(toks)
+             if t.type == tokenize.NAME and t.string in new
+             and not (i and toks[i - 1].string == ".")]
+    for (r, c0), (_, c1), name in reversed(edits):
+        lines[r - 1] = lines[r - 1][:c0] + name + lines[r - 1][c1:]
+    out = "\n".join(lines)
+    compile(out, "<privates>", "exec")
+    return out
+
+
+def squeeze(text):
+    """`text` without the spaces inside a line that no token needs (`a = b + 1`
+    becomes `a=b+1`): the micro:bit reads a module's whole source into one
+    heap block to compile it, so its length is a contiguous block to find."""
+    lines = text.split("\n")
+    word = (tokenize.NAME, tokenize.NUMBER, tokenize.STRING)
+    toks = [t for t in tokenize.generate_tokens(io.StringIO(text).readline)
+            if t.type not in (tokenize.NL, tokenize.NEWLINE, tokenize.INDENT,
+                              tokenize.DEDENT, tokenize.ENDMARKER, tokenize.COMMENT)]
+    cuts = []
+    for a, b in zip(toks, toks[1:]):
+        if a.end[0] == b.start[0] and b.start[1] > a.end[1]:
+            keep = 1 if a.type in word and b.type in word else 0
+            if b.start[1] - a.end[1] > keep:
+                cuts.append((a.end[0], a.end[1] + keep, b.start[1]))
+    for r, c0, c1 in reversed(cuts):
+        lines[r - 1] = lines[r - 1][:c0] + lines[r - 1][c1:]
+    out = "\n".join(lines)
+    compile(out, "<squeezed>", "exec")
+    return out
+
+
+def fold_constants(text, module):
+    """`text` (module `module`) with each module-level `_NAME = <int>` (the
+    name private, upper case, assigned once, taken by no other engine
+    module) replaced by its value where it is read, and the assignment made
+    a bare 0 (the line numbers stay)."""
+    tree = ast.parse(text)
+    taken = imported_names(module)
+    stores = {}
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+            stores[n.id] = stores.get(n.id, 0) + 1
+    consts = {}
+    for st in tree.body:
+        if (isinstance(st, ast.Assign) and len(st.targets) == 1
+                and isinstance(st.targets[0], ast.Name)
+                and re.fullmatch(r"_[A-Z][A-Z0-9_]*", st.targets[0].id)
+                and stores[st.targets[0].id] == 1 and st.targets[0].id not in taken
+                and isinstance(st.value, ast.Constant) and type(st.value.value) is int):
+            consts[st.targets[0].id] = (st.lineno, st.value.value)
+    if not consts:
+        return text
+    lines = text.split("\n")
+    toks = list(tokenize.generate_tokens(io.StringIO(text).readline))
+    edits = []
+    for i, tok in enumerate(toks):
+        if tok.type != tokenize.NAME or tok.string not in consts or (
+                i and toks[i - 1].string == "."):
+            continue
+        row, value = consts[tok.string]
+        if tok.start[0] == row and tok.start[1] == 0:
+            edits.append((tok.start, (row, len(lines[row - 1])), "0"))
+        else:
+            edits.append((tok.start, tok.end, str(value)))
+    for (r, c0), (_, c1), new in reversed(edits):
+        lines[r - 1] = lines[r - 1][:c0] + new + lines[r - 1][c1:]
+    out = "\n".join(lines)
+    compile(out, "<folded>", "exec")
+    return out
+
+
+def shorten_locals(text):
+    """`text` with each function's parameters (but those with a default)
+    and assigned locals renamed to the first SHORT_NAMES the function does
+    not use otherwise. Functions
+    holding a def, lambda, class, global, nonlocal or except-as are left
+    alone, and so are imported names, keyword arguments and attributes."""
+    tree = ast.parse(text)
+    renames = []                     # (first row, last row, {old: new})
+    for fn in ast.walk(tree):
+        if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        inner = [n for n in ast.walk(fn) if n is not fn]
+        if any(isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef,
+                              ast.Global, ast.Nonlocal))
+               or isinstance(n, ast.ExceptHandler) and n.name for n in inner):
+            continue
+        a = fn.args
+        params = [x.arg for x in a.posonlyargs + a.args]
+        # a parameter with a default may be passed by keyword (Game(rule=4)):
+        # it keeps its name
+        keep = {x.arg for x in (a.posonlyargs + a.args)[len(a.posonlyargs + a.args)
+                                                       - len(a.defaults):]}
+        keep |= {x.arg for x in a.kwonlyargs} | {x.arg for x in (a.vararg, a.kwarg) if x}
+        stored = [n.id for n in inner if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)]
+        local = [x for x in dict.fromkeys(params + stored) if x not in keep]
+        free = {n.id for n in inner if isinstance(n, ast.Name)} - set(local)
+        free |= {(x.asname or x.name).split(".")[0] for n in inner
+                 if isinstance(n, (ast.Import, ast.ImportFrom)) for x in n.names}
+        free |= {k.arg for n in inner if isinstance(n, ast.Call) for k in n.keywords if k.arg}
+        names = iter(x for x in SHORT_NAMES if x not in free)
+        renames.append((fn.lineno, fn.end_lineno, {old: next(names) for old in local}))
+    lines = text.split("\n")
+    toks = list(tokenize.generate_tokens(io.StringIO(text).readline))
+    edits = []
+    for i, tok in enumerate(toks):
+        if tok.type != tokenize.NAME or (i and toks[i - 1].string == "."):
+            continue
+        row = tok.start[0]
+        inside = [m for r0, r1, m in renames if r0 <= row <= r1 and tok.string in m]
+        if not inside or (i + 1 < len(toks) and toks[i + 1].string == "=" and _in_call(toks, i)):
+            continue
+        # the innermost function that has this name (functions do not nest here)
+        edits.append((tok.start, tok.end, inside[-1][tok.string]))
+    for (r, c0), (_, c1), new in reversed(edits):
+        lines[r - 1] = lines[r - 1][:c0] + new + lines[r - 1][c1:]
+    out = "\n".join(lines)
+    compile(out, "<shortened>", "exec")
+    return out
+
+
+def _in_call(toks, i):
+    """Is the NAME at toks[i], followed by '=', a keyword argument of a call
+    (not a parameter default in a def)?"""
+    depth = 0
+    for j in range(i - 1, -1, -1):
+        t = toks[j]
+        if t.string in ")]}":
+            depth += 1
+        elif t.string in "([{":
+            if not depth:
+                return not (t.string == "(" and j > 1 and toks[j - 2].string == "def")
+            depth -= 1
+        elif t.type == tokenize.NEWLINE:
+            return False
+    return False
+
+
 def _compact_indent(text):
     """One space per block level; continuation lines get one space.
 
@@ -539,7 +750,7 @@ def engine_modules(entry=("gomoku", "ai"), engine=ENGINE):
         if not (engine / (name + ".py")).exists():
             raise FileNotFoundError("engine module %s.py missing in %s" % (name, engine))
         visit(name, ())
-    size = {n: len(strip_source((engine / (n + ".py")).read_text())) for n in deps}
+    size = {n: len(device_source((engine / (n + ".py")).read_text(), n)) for n in deps}
     order = []
     while len(order) < len(deps):
         ready = [n for n in deps if n not in order
@@ -723,7 +934,7 @@ def _play_game(level, rule, seed, strip, mb, engine, lazy, ballast=0, depth=0):
             mb.remove(old)
     for name in names + lazy:
         text = (engine / (name + ".py")).read_text()
-        sent = strip_source(text) if strip else text
+        sent = device_source(text, name) if strip else text
         mb.put(name + ".py", sent)
         if name in names:
             report["modules"][name] = {"source_bytes": len(text.encode()),

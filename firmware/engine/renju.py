@@ -5,29 +5,37 @@ from pattern import LINE, STEP, line
 # why(g, i) -> 0 if black may play the empty point i, else 1 double three,
 # 2 double four, 3 overline. A three is real only if its straight four can be
 # made on a point that is not forbidden itself. That point is judged by its
-# codes as they stand, its straight four counted as a four (one level of the
-# recursion: no table is touched). One function, calling only line() and
-# itself once: level 1 runs it with the heap locked, and then every Python
-# call takes its frame from the micro:bit's 1.8 KB C stack.
-def why(g, i, d0=-1):
-    pat = g.pat
+# codes as they stand, its straight four counted as a four (one level deep,
+# no table touched). No recursion: why calls only line() and _tally(), so a
+# search that runs it with the heap locked (every Python call's frame then on
+# the micro:bit's 1.8 KB C stack) nests two calls below its own.
+def _tally(pat, i, d0):
+    # i's four codes for black, d0's taken as a straight four: -1 if one is
+    # a five, else overline << 12 | fours << 8 | threes << 4 | their lines
     j = i << 2
-    n4 = n3 = t = over = 0
+    r = 0
     for d in range(4):
         s = 9 if d == d0 else pat[j + (d >> 1)] >> ((d & 1) << 2) & 15
         if s == 10:
-            return 0
+            return -1
         if s == 1:
-            over = 3
+            r |= 0x1000
         elif s >= 7:
-            n4 += 2 if s == 8 else 1
+            r += 0x200 if s == 8 else 0x100
         elif s >= 5:
-            n3 += 1
-            t |= 1 << d
-    if over or n4 > 1:
-        return over or 2
-    if n3 < 2 or d0 >= 0:
-        return 1 if n3 > 1 else 0
+            r += 16 + (1 << d)
+    return r
+
+
+def _bad(r):
+    return 0 if r < 0 else 3 if r >> 12 else 2 if r >> 8 > 1 else 1 if (r >> 4 & 15) > 1 else 0
+
+
+def why(g, i):
+    pat = g.pat
+    t = _tally(pat, i, -1)
+    if _bad(t) != 1:
+        return _bad(t)
     ln = LINE
     n3 = 0
     for d in range(4):
@@ -52,7 +60,7 @@ def why(g, i, d0=-1):
             ln[e] = 0
             if (hi - lo == 3 and ln[lo - 1] == 0 and ln[hi + 1] == 0
                     and ln[lo - 2] != 1 and ln[hi + 2] != 1
-                    and not why(g, i + (e - 10) * STEP[d], d)):
+                    and not _bad(_tally(pat, i + (e - 10) * STEP[d], d))):
                 n3 += 1
                 break
     return 1 if n3 > 1 else 0
