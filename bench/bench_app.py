@@ -26,6 +26,8 @@ from app_script import Rig, Script, layout, plan_lost_game, stone_point  # noqa:
 from test_app_upy import compile_firmware  # noqa: E402
 
 VIEW = layout(board_sim)
+# the engine modules each level adds to gomoku and ai
+LEVEL_MODULES = {1: (), 2: ("candscan", "vcf", "movepick", "search")}
 SPI_HZ = board_sim.LCD["baudrate"]
 
 HEAP_RUN = """
@@ -40,6 +42,7 @@ before = set(sys.modules)
 r = rig.run(events)
 base = rig.heap_base
 peak = rig.heap_peak
+used = [m for m in %r if m in sys.modules]
 sys.modules["board"] = board_sim
 rig = events = None
 for m in list(sys.modules):
@@ -47,16 +50,27 @@ for m in list(sys.modules):
         del sys.modules[m]
 gc.collect()
 a = gc.mem_alloc()
-for m in ("app", "buttons", "st7789", "l3g4200d", "gomoku", "ai"):
+for m in ("app", "buttons", "st7789", "l3g4200d", "gomoku", "ai") + %r:
     __import__(m)
 gc.collect()
-print(json.dumps({"r": r, "peak": peak, "code": gc.mem_alloc() - a}))
+print(json.dumps({"r": r, "peak": peak, "code": gc.mem_alloc() - a, "used": used}))
 """
 
 
-def heap():
-    moves, g = plan_lost_game(0, 1, 1)
+def heap(level=1):
+    """The heap figures for a game against the AI at `level` (the menu set
+    to it first), the AI's modules counted as loaded code."""
+    import ai
+    ai.seed(1)              # as a fresh board's AI starts
+    moves, g = plan_lost_game(0, level, 1)
     s = Script()
+    if level != 1:
+        s.tap("menu")       # Mode
+        s.tap("menu")       # Level
+        for _ in range(ai.LEVELS.index(level)):
+            s.tap("place")
+        for _ in range(3):  # Rule, Black, Start
+            s.tap("menu")
     s.tap("place")
     s.wait(300)
     for k in range(0, len(moves), 2):
@@ -71,16 +85,18 @@ def heap():
         d = Path(d)
         (d / "events.json").write_text(json.dumps(s.end()))
         lib = compile_firmware(d / "lib")
-        out = upy.run(HEAP_RUN % str(d), heapsize="1024k", shims=True,
+        out = upy.run(HEAP_RUN % (str(d), LEVEL_MODULES[level], LEVEL_MODULES[level]),
+                      heapsize="1024k", shims=True,
                       extra_path=[ROOT / "tests", ROOT / "host_sim" / "chips",
                                   lib])
     res = json.loads(out.strip().splitlines()[-1])
     assert res["r"] == "end", res
+    assert res["used"] == list(LEVEL_MODULES[level]), res     # the AI played at `level`
     peak, code = res["peak"], res["code"]
-    print("app heap on the unix port, full game vs AI (%d moves) + rematch: "
-          "peak %.1f KB total (budget: <= 64 KB)" % (len(moves), peak / 1024))
-    print("app heap: loaded code %.1f KB, working set beyond it %.1f KB"
-          % (code / 1024, (peak - code) / 1024))
+    print("app heap on the unix port, full game vs AI level %d (%d moves) + rematch: "
+          "peak %.1f KB total (budget: <= 64 KB)" % (level, len(moves), peak / 1024))
+    print("app heap at AI level %d: loaded code %.1f KB, working set beyond it %.1f KB"
+          % (level, code / 1024, (peak - code) / 1024))
 
 
 def spi_and_latency():
@@ -136,4 +152,5 @@ def spi_and_latency():
 
 if __name__ == "__main__":
     spi_and_latency()
-    heap()
+    heap(1)
+    heap(2)             # the handheld's top level
