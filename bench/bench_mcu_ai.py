@@ -64,21 +64,25 @@ def counted_games():
 
 
 PROBE = """import utime,micropython as u
-S=()
+G=[]
+def new():
+ import gamestate
+ if not G:G.append(gamestate.Game(0))
+ while G[0].moves:G[0].undo()
+def p(m):
+ G[0].play(m%%15,m//15)
 def run():
- seq=S
- import gamestate,candscan as C
- g=gamestate.Game(0)
+ import candscan as C
+ g=G[0]
  C._g[11]=%d
- for m in seq:g.play(m%%15,m//15)
  u.heap_lock()
  try:
   t=utime.ticks_us()
   n=C.gen(g,0,g.turn)
   a=utime.ticks_diff(utime.ticks_us(),t)
-  p=C._mv[0]
+  q=C._mv[0]
   t=utime.ticks_us()
-  g.play(p%%15,p//15)
+  g.play(q%%15,q//15)
   g.undo()
   b=utime.ticks_diff(utime.ticks_us(),t)
  finally:
@@ -100,11 +104,17 @@ def board_times(positions):
             mb.put(n + ".py", mcu.device_source((mcu.ENGINE / (n + ".py")).read_text(), n))
         mb.soft_reset()
         mb.call("import probe")             # compiled first, on an empty heap
-        for n in ("shapes", "candscan", "pattern", "gamestate"):   # what fits
+        for n in ("shapes", "pattern", "candscan", "gamestate"):   # what fits
             mb.call("import " + n)
+        on = None                           # the moves on the board's game
         for seq in positions:
-            mb.exec("probe.S=%r" % (tuple(seq),), flush=True)
-            a, b = mb.call("probe.run()").split()    # at the top level: C stack
+            if on is None or seq[:len(on)] != on:   # another game
+                mb.call("probe.new()")
+                on = []
+            for m in seq[len(on):]:
+                mb.call("probe.p(%d)" % m)
+            on = list(seq)
+            a, b = mb.call("probe.run()").split()   # at the top level: C stack
             out.append((int(a), int(b)))
     return out
 
