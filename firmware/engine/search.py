@@ -15,8 +15,10 @@ from vcf import vcf
 
 _rv = [0] * _MW
 _TT = 25000
-# level 2: width, root VCF nodes, all VCF nodes, margin, reply width
-_L2 = (7, 20, 40, 40, 7)
+# level 2: width, root VCF nodes, all VCF nodes, margin, reply width. The
+# VCF budget is what keeps a move near 10 s on the micro:bit (bench_mcu_ai:
+# 20/40 nodes made it ~15 s, for no measurable strength against the refs)
+_L2 = (7, 10, 20, 40, 7)
 
 
 def _leaf(g, me, ply, cut=_WIN):
