@@ -537,23 +537,26 @@ def shorten_privates(text, module, engine=ENGINE):
     new = {old: next(free) for old in private}
     if not new:
         return text
-    lines = text.split("\n")
     toks = list(tokenize.generate_tokens(io.StringIO(text).readline))
-    edits = [(t.start, t.end, new[t.string]) for i, t in enumerate(toks)
-             if t.type == tokenize.NAME and t.string in new
-             and not (i and toks[i - 1].string == ".")]
-    for (r, c0), (_, c1), name in reversed(edits):
-        lines[r - 1] = lines[r - 1][:c0] + name + lines[r - 1][c1:]
+    return _edit(text, [(t.start, t.end, new[t.string]) for i, t in enumerate(toks)
+                        if t.type == tokenize.NAME and t.string in new
+                        and not (i and toks[i - 1].string == ".")])
+
+
+def _edit(text, edits):
+    """`text` with each (start, end, new) token span replaced (spans on one
+    line, in order); the result must still compile."""
+    lines = text.split("\n")
+    for (r, c0), (_, c1), new in reversed(edits):
+        lines[r - 1] = lines[r - 1][:c0] + new + lines[r - 1][c1:]
     out = "\n".join(lines)
-    compile(out, "<privates>", "exec")
+    compile(out, "<device source>", "exec")
     return out
 
 
 def squeeze(text):
     """`text` without the spaces inside a line that no token needs (`a = b + 1`
-    becomes `a=b+1`): the micro:bit reads a module's whole source into one
-    heap block to compile it, so its length is a contiguous block to find."""
-    lines = text.split("\n")
+    becomes `a=b+1`): the micro:bit's flash file system holds ~15 KB."""
     word = (tokenize.NAME, tokenize.NUMBER, tokenize.STRING)
     toks = [t for t in tokenize.generate_tokens(io.StringIO(text).readline)
             if t.type not in (tokenize.NL, tokenize.NEWLINE, tokenize.INDENT,
@@ -563,12 +566,8 @@ def squeeze(text):
         if a.end[0] == b.start[0] and b.start[1] > a.end[1]:
             keep = 1 if a.type in word and b.type in word else 0
             if b.start[1] - a.end[1] > keep:
-                cuts.append((a.end[0], a.end[1] + keep, b.start[1]))
-    for r, c0, c1 in reversed(cuts):
-        lines[r - 1] = lines[r - 1][:c0] + lines[r - 1][c1:]
-    out = "\n".join(lines)
-    compile(out, "<squeezed>", "exec")
-    return out
+                cuts.append(((a.end[0], a.end[1] + keep), b.start, ""))
+    return _edit(text, cuts)
 
 
 def fold_constants(text, module):
@@ -604,19 +603,15 @@ def fold_constants(text, module):
             edits.append((tok.start, (row, len(lines[row - 1])), "0"))
         else:
             edits.append((tok.start, tok.end, str(value)))
-    for (r, c0), (_, c1), new in reversed(edits):
-        lines[r - 1] = lines[r - 1][:c0] + new + lines[r - 1][c1:]
-    out = "\n".join(lines)
-    compile(out, "<folded>", "exec")
-    return out
+    return _edit(text, edits)
 
 
 def shorten_locals(text):
     """`text` with each function's parameters (but those with a default)
     and assigned locals renamed to the first SHORT_NAMES the function does
-    not use otherwise. Functions
-    holding a def, lambda, class, global, nonlocal or except-as are left
-    alone, and so are imported names, keyword arguments and attributes."""
+    not use otherwise. Functions holding a def, lambda, class, global,
+    nonlocal or except-as are left alone, and so are imported names,
+    keyword arguments and attributes."""
     tree = ast.parse(text)
     renames = []                     # (first row, last row, {old: new})
     for fn in ast.walk(tree):
@@ -642,7 +637,6 @@ def shorten_locals(text):
         free |= {k.arg for n in inner if isinstance(n, ast.Call) for k in n.keywords if k.arg}
         names = iter(x for x in SHORT_NAMES if x not in free)
         renames.append((fn.lineno, fn.end_lineno, {old: next(names) for old in local}))
-    lines = text.split("\n")
     toks = list(tokenize.generate_tokens(io.StringIO(text).readline))
     edits = []
     for i, tok in enumerate(toks):
@@ -654,11 +648,7 @@ def shorten_locals(text):
             continue
         # the innermost function that has this name (functions do not nest here)
         edits.append((tok.start, tok.end, inside[-1][tok.string]))
-    for (r, c0), (_, c1), new in reversed(edits):
-        lines[r - 1] = lines[r - 1][:c0] + new + lines[r - 1][c1:]
-    out = "\n".join(lines)
-    compile(out, "<shortened>", "exec")
-    return out
+    return _edit(text, edits)
 
 
 def _in_call(toks, i):
