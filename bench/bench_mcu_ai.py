@@ -142,10 +142,19 @@ def fit():
     print("level2 on micro:bit: does not fit: its modules take %d bytes (%s) on an empty "
           "heap of %d; a level-1 game leaves %d free at its fullest: short by %d bytes"
           % (need, ", ".join(costs), empty, left, need - left))
+    return empty
+
+
+def bigger_levels(heap):
+    """Levels 3+ allocate a transposition table bigger than the whole heap."""
+    import deepsearch
+    for k, lv in enumerate(deepsearch.levels()):
+        print("level%d on micro:bit: does not fit: its transposition table alone is %d bytes "
+              "(the empty heap: %d)" % (lv, deepsearch._LV[k][4], heap))
 
 
 def main():
-    fit()
+    bigger_levels(fit())
     moves = counted_games()
     times = board_times([m[0] for m in moves])
     est = [(gens * a + plays * b) / 1000 for (_, gens, plays), (a, b) in zip(moves, times)]
