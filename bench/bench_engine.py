@@ -145,7 +145,7 @@ def microbit():
             if old.endswith(".py"):
                 mb.remove(old)
         for name in names:
-            mb.put(name + ".py", mcu.strip_source((mcu.ENGINE / (name + ".py")).read_text()))
+            mb.put(name + ".py", mcu.device_source((mcu.ENGINE / (name + ".py")).read_text(), name))
         for rule, seed in ((0, 1), (1, 2), (4, 4)):
             free0, free1, rows[rule] = microbit_game(mb, names, rule, seed)
     every = [r for rule in rows for r in rows[rule]]
