@@ -1,6 +1,6 @@
 """The search's building blocks on the emulated micro:bit (MicroPython 1.9.2).
 
-Level 2 itself does not fit the micro:bit's heap (see bench_ai), but its
+Level 2 itself does not fit the micro:bit's heap (see bench_mcu_ai), but its
 moves are g.play/g.undo and the VCF's five count, run with the heap locked.
 MicroPython 1.9.2 as built for the micro:bit turns `a, b = b, a` and a tuple
 display inside a function into heap tuples, where the unix port (1.29)
@@ -56,7 +56,7 @@ def test_a_search_step_allocates_nothing_on_the_microbit():
             mb.remove(old)
         for n in names:
             text = (ROOT / "firmware" / "engine" / (n + ".py")).read_text()
-            mb.put(n + ".py", mcu.strip_source(text))
+            mb.put(n + ".py", mcu.device_source(text, n))
         mb.put("probe.py", PROBE % (tuple(seq), x, y, y * 15 + x))
         mb.soft_reset()
         mb.call("import probe")             # compiled first, on an empty heap
