@@ -56,7 +56,7 @@ def test_a_search_step_allocates_nothing_on_the_microbit():
             mb.remove(old)
         for n in names:
             text = (ROOT / "firmware" / "engine" / (n + ".py")).read_text()
-            mb.put(n + ".py", mcu.device_source(text, n))
+            mb.put(n + ".py", mcu.strip_source(text))
         mb.put("probe.py", PROBE % (tuple(seq), x, y, y * 15 + x))
         mb.soft_reset()
         mb.call("import probe")             # compiled first, on an empty heap
