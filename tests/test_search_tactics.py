@@ -130,6 +130,22 @@ def test_renju_black_avoids_its_double_three(level):
     assert not g.forbidden(m % 15, m // 15)
 
 
+@pytest.mark.parametrize("level", (1, 2, 3))
+def test_white_does_not_block_what_renju_forbids_black(level):
+    # black (2..5, 7) and (7, 7), its left end shut: (6, 7) joins six. In
+    # freestyle that wins for black and white must block it; under renju it
+    # is an overline, forbidden, and white makes its own open four instead
+    black = [(2, 7), (3, 7), (4, 7), (5, 7), (7, 7), (12, 1)]
+    white = [(1, 7), (5, 11), (6, 11), (7, 11), (0, 0), (14, 0)]
+    for rule, want in ((gomoku.FREESTYLE, {6 + 7 * 15}),
+                       (gomoku.RENJU, {4 + 11 * 15, 8 + 11 * 15})):
+        g = position(black, white, rule)
+        assert g.turn == 1
+        g.play(14, 14)                      # black passes the move to white
+        assert g.forbidden(6, 7) == (rule == gomoku.RENJU)
+        assert ai.best_move(g, level) in want, (rule, level)
+
+
 @pytest.mark.parametrize("rule", (gomoku.FREESTYLE, gomoku.STANDARD, gomoku.RENJU))
 def test_search_games_only_play_legal_points(rule):
     g = gomoku.Game(rule)
