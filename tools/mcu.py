@@ -14,8 +14,8 @@ A reusable API and a CLI.
     python tools/mcu.py exec "print(1+1)" [--put file.py ...]
 
 `game` uploads the engine (the modules gomoku and ai import at top level,
-comments/docstrings stripped; modules the game imports later are found by
-playing) and a small driver with the game's arguments written in, imports
+as device_source makes them: comments and docstrings gone, constants
+folded, names short; modules the game imports later are found by playing) and a small driver with the game's arguments written in, imports
 the driver and then the engine module by module (largest first) measuring
 the heap, plays one level-N game on the board with the heap locked around
 every best_move, and prints a JSON report (moves, per-move ms, median, max,
