@@ -15,7 +15,8 @@ A reusable API and a CLI.
 
 `game` uploads the engine (the modules gomoku and ai import at top level,
 as device_source makes them: comments and docstrings gone, constants
-folded, names short; modules the game imports later are found by playing) and a small driver with the game's arguments written in, imports
+folded, names short; modules the game imports later are found by
+playing) and a small driver with the game's arguments written in, imports
 the driver and then the engine module by module (largest first) measuring
 the heap, plays one level-N game on the board with the heap locked around
 every best_move, and prints a JSON report (moves, per-move ms, median, max,
