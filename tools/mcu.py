@@ -479,13 +479,13 @@ SHORT_NAMES = ("b c d e f g n r key end sep on off value index count find sort c
 
 
 def device_source(text, name=None):
-    """What the board gets of an engine module: strip_source, and every
-    function's locals renamed to short names (SHORT_NAMES) shared by all
-    modules. MicroPython 1.9.2 keeps every identifier it has lexed as a qstr
-    on the heap (~16 bytes each, never freed) unless the firmware has it in
-    ROM already, as it has every SHORT_NAMES. Private integer constants (`_NAME = 40` at module
-    level, never assigned again) are folded into their uses, as const()
-    would. Same behaviour: tests run the result on CPython."""
+    """What the board gets of engine module `name`: strip_source; private
+    integer constants (`_NAME = 40`, assigned once) folded into their uses,
+    as const() would; private module names and every function's locals
+    renamed to SHORT_NAMES. MicroPython 1.9.2 keeps every identifier it has
+    lexed as a qstr on the heap (~16 bytes each, never freed) unless the
+    firmware has it in ROM already, as it has every SHORT_NAMES. The same
+    behaviour: a test plays the result on CPython against the original."""
     text = strip_source(text)
     if name:
         text = shorten_privates(fold_constants(text, name), name)
