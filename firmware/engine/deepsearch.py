@@ -9,9 +9,12 @@ nothing. Fixed limits per level, no clock.
 import candscan as _c
 import search as _s
 from vcf import vcf as _vcf
+import vct as _v
 
-# depth, width, nodes, vcf nodes, tt bytes, margin
-_LV = ((4, 8, 6000, 1000, 16384, 30), (6, 10, 15000, 4000, 65536, 20))
+# depth, width, nodes, vcf nodes (a call), tt bytes, margin,
+# vct: threats deep, width, nodes for a win, nodes for each defence check
+_LV = ((4, 8, 6000, 20, 16384, 30, 4, 8, 300, 100),
+       (6, 10, 15000, 30, 65536, 20, 5, 10, 1200, 300))
 _WIN = 30000
 _BIG = 29000
 _MP = 16
@@ -28,6 +31,8 @@ _rm = bytearray(_MW)
 _g = _c._g
 _tt = bytearray(8)
 _lv = [0, 1]
+_ans = bytearray(12)
+_bad = bytearray(_MW)
 # _lv: level of the TT, search generation (entries of older searches are empty)
 
 
@@ -154,8 +159,12 @@ def _ab(g, me, depth, alpha, beta, ply):
     if n == 0 or g.moves >= 224:
         return 0
     ev = G[7]
-    if st == 0 and G[10] and G[2] < G[3] and ply < _MP - 4 and _vcf(g, me) >= 0:
-        return _WIN - ply - 5
+    if st == 0 and G[10] and ply < _MP - 4:
+        G[2] = 0
+        r = _vcf(g, me)
+        G[0] += G[2]
+        if r >= 0:
+            return _WIN - ply - 5
     if (depth <= 0 and st != 2) or ply >= _MP - 1:
         return ev
     d1 = depth if st == 2 else depth - 1
@@ -200,6 +209,52 @@ def _ab(g, me, depth, alpha, beta, ply):
     return best
 
 
+def _guard(g, me, n, L):
+    # if the opponent, given a free move, has a VCT: its first move and
+    # answers join the candidates, and those after which it still has one
+    # are dropped (all kept if none is left)
+    g.turn = 3 - me
+    t = _v.search(g, 3 - me, L[6], L[7], L[9], L[3])
+    g.turn = me
+    if t < 0:
+        return n
+    M = _mv
+    A = _ans
+    c = _v.answers(g, 3 - me, t, A)
+    why = g._why
+    j = 0
+    while j < c:
+        p = A[j]
+        k = 0
+        while k < n and M[k] != p:
+            k += 1
+        if k == n and not (me == 1 and why and why(g, p)):
+            if n < _MW:
+                n += 1
+            M[n - 1] = p
+        j += 1
+    B = _bad
+    k = 0
+    c = 0
+    while k < n:
+        p = M[k]
+        g.play(p % 15, p // 15)
+        B[k] = _v.search(g, 3 - me, L[6], L[7], L[9], L[3]) >= 0
+        g.undo()
+        c += B[k]
+        k += 1
+    if c == n:
+        return n
+    j = 0
+    k = 0
+    while k < n:
+        if not B[k]:
+            M[j] = M[k]
+            j += 1
+        k += 1
+    return j
+
+
 def best_move(g, level):
     if g.winner:
         raise ValueError("game over")
@@ -210,7 +265,11 @@ def best_move(g, level):
         while j:
             j -= 1
             _tt[j] = 0
-    dep, wd, nodes, vn, tb, margin = _LV[level - 3]
+    L = _LV[level - 3]
+    dep = L[0]
+    nodes = L[2]
+    vn = L[3]
+    margin = L[5]
     if g.moves == 0:
         return 112
     G = _g
@@ -219,10 +278,10 @@ def best_move(g, level):
     G[0] = 0
     G[1] = nodes
     G[2] = 0
-    G[3] = vn >> 2
+    G[3] = vn * 4
     G[4] = h
     G[5] = 0
-    G[11] = wd
+    G[11] = L[1]
     p = 0
     while p < 225:
         _hs[p] = 0
@@ -234,6 +293,10 @@ def best_move(g, level):
     n = _s.root(g, me)
     if n < 0:
         return G[8]
+    p = _v.search(g, me, L[6], L[7], L[8], vn)
+    if p >= 0:
+        return p
+    n = _guard(g, me, n, L)
     G[3] = vn
     R = _rm
     V = _rv
