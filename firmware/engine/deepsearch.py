@@ -159,7 +159,7 @@ def _ab(g, me, depth, alpha, beta, ply):
     if n == 0 or g.moves >= 224:
         return 0
     ev = G[7]
-    if st == 0 and G[10] and ply < _MP - 4:
+    if st == 0 and G[10] and depth <= 1 and ply < _MP - 4:
         G[2] = 0
         r = _vcf(g, me)
         G[0] += G[2]

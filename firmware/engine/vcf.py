@@ -29,10 +29,6 @@ def _fives(g, p, c):
     return n
 
 
-def _four(v):
-    return 6 < (v & 15) < 10 or 6 < (v >> 4) < 10
-
-
 def vcf(g, me, only=-1):
     """First move of a win by continuous fours for `me` (to move), or -1."""
     P = g.pat
@@ -40,7 +36,10 @@ def vcf(g, me, only=-1):
     ao = (me - 1) << 1
     p = 0 if only < 0 else only
     while p < 225:
-        if _four(P[(p << 2) + ao]) or _four(P[(p << 2) + ao + 1]):
+        v = P[(p << 2) + ao]
+        w = P[(p << 2) + ao + 1]
+        if v | w and (6 < (v & 15) < 10 or 6 < (v >> 4) < 10 or
+                      6 < (w & 15) < 10 or 6 < (w >> 4) < 10):
             if _g[2] >= _g[3]:
                 return -1
             _g[2] += 1
