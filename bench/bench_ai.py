@@ -1,8 +1,9 @@
-"""AI strength and cost: arena matches, micro:bit move times and heap, unix-port heap.
+"""AI strength and cost: arena matches, move times on CPython, unix-port heap.
 
 Matches run through tools/arena.py (Gomocup brains, colours swapped in each
-pair, varied openings, freestyle). Device figures come from tools/mcu.py's
-emulated micro:bit; the big level's heap from the MicroPython unix port.
+pair, varied openings, freestyle, each game's search seeded from the arena's
+game number). Levels 3+ (bigger boards) report their heap on the MicroPython
+unix port; the micro:bit figures are bench_mcu_ai's.
 """
 import sys
 import time
@@ -20,7 +21,7 @@ LEVELS = (1, 2, 3, 4)
 
 
 def brain(level):
-    return "%s tools/pbrain.py --level %d" % (PY, level)
+    return "%s tools/pbrain.py --level %d --seed {seed}" % (PY, level)
 
 
 def match(a, b, games, label_a, label_b, budget, timeout=60):
@@ -37,63 +38,6 @@ def match(a, b, games, label_a, label_b, budget, timeout=60):
     if faults:
         print("  faults: " + "; ".join(faults[:4]))
     return res
-
-
-# -- the emulated micro:bit -------------------------------------------------
-def device():
-    """Level 1 and level 2 games on the emulated micro:bit (tools/mcu.py), the
-    search imported before the heap is locked for each move."""
-    import mcu
-    drv = mcu.DRIVER_SOURCE
-    game_bytes = None           # a Game's heap, from the level-1 game
-    for lv in (1, TOP):
-        if lv > 1:
-            mcu.DRIVER_SOURCE = drv.replace(" import gomoku,ai\n", " import gomoku,ai,search\n")
-        try:
-            rep = mcu.play_game(level=lv)
-        finally:
-            mcu.DRIVER_SOURCE = drv
-        if rep["error"]:
-            print("level%d on micro:bit: failed: %s (engine import leaves %s bytes free)" % (
-                lv, rep["error"], rep.get("free_after_import")))
-            if lv > 1:
-                left = rep.get("free_after_import")
-                search_cost(left - game_bytes if left and game_bytes else None)
-            continue
-        if lv == 1:
-            game_bytes = rep["free_after_import"] - rep["min_free_during_game"]
-        budget = " (budget: median <= 10000)" if lv == TOP else ""
-        print("level%d move on micro:bit: median %.0f ms, max %.0f ms over %d moves%s" % (
-            lv, rep["median_ms"], rep["max_ms"], len(rep["move_ms"]), budget))
-        print("level%d heap on micro:bit: %d bytes free after import, %d at least before"
-              " a move; 0 bytes allocated by a move (heap locked)" % (
-                  lv, rep["free_after_import"], rep["min_free_during_game"]))
-
-
-def search_cost(left=None):
-    """Heap the level-2 modules take on an empty micro:bit heap, against
-    `left`: what the engine's import and a Game leave free."""
-    import mcu
-    eng = ROOT / "firmware" / "engine"
-    names = ("candscan", "vcf", "movepick", "search")
-    with mcu.MicroBit() as mb:
-        mb.soft_reset()
-        for n in names:
-            mb.put(n + ".py", mcu.strip_source((eng / (n + ".py")).read_text()))
-        mb.soft_reset()
-        free = empty = mb.mem_free()
-        costs = []
-        for n in names:
-            mb.call("import " + n)
-            now = mb.mem_free()
-            costs.append("%s %d" % (n, free - now))
-            free = now
-    need = empty - free
-    short = "" if left is None else (
-        "; %d needed, %d left after the engine and a Game: short by %d bytes" % (
-            need, left, need - left))
-    print("level%d modules on micro:bit: %s bytes on import (of %d free on an empty heap)%s" % (
-        TOP, ", ".join(costs), empty, short))
 
 
 # -- the unix port -------------------------------------------------------------
@@ -142,17 +86,16 @@ def main():
     match(brain(TOP), seed_b, 40, top, "seed000 scorer", 99)
     match(brain(TOP), ref_b, 20, top, "ref_alphabeta (seed 001, 5 wide, 3 plies)", 90)
     match(brain(TOP), gb_b, 6, top, "gomokubench hard", 90, timeout=120)
-    # level 3, the first level for bigger boards, against the same references
-    match(brain(3), seed_b, 20, "level3", "seed000 scorer", 99)
-    match(brain(3), ref_b, 20, "level3", "ref_alphabeta (seed 001, 5 wide, 3 plies)", 90)
-    match(brain(3), gb_b, 6, "level3", "gomokubench hard", 90, timeout=120)
-    for lv, games in ((2, 20), (3, 20), (4, 4)):
+    # levels 3 and 4, for bigger boards, against the same references
+    for lv, n_seed, n_ref, n_gb in ((3, 20, 20, 6), (4, 6, 10, 4)):
+        name = "level%d" % lv
+        match(brain(lv), seed_b, n_seed, name, "seed000 scorer", 99)
+        match(brain(lv), ref_b, n_ref, name, "ref_alphabeta (seed 001, 5 wide, 3 plies)", 90)
+        match(brain(lv), gb_b, n_gb, name, "gomokubench hard", 90, timeout=120)
+    for lv, games in ((2, 20), (3, 20), (4, 6)):
         match(brain(lv), brain(lv - 1), games, "level%d" % lv, "level%d" % (lv - 1), 70)
+    unix_heap(3)
     unix_heap(4)
-    try:
-        device()
-    except Exception as e:          # no qemu, or the link failed: say so
-        print("micro:bit figures: unavailable (%s: %s)" % (type(e).__name__, e))
     print("bench_ai total: %.0f s" % (time.monotonic() - t0))
     return 0
 
