@@ -87,7 +87,7 @@ def main():
     match(brain(TOP), ref_b, 20, top, "ref_alphabeta (seed 001, 5 wide, 3 plies)", 90)
     match(brain(TOP), gb_b, 6, top, "gomokubench hard", 90, timeout=120)
     # levels 3 and 4, for bigger boards, against the same references
-    for lv, n_seed, n_ref, n_gb in ((3, 20, 20, 6), (4, 6, 10, 4)):
+    for lv, n_seed, n_ref, n_gb in ((3, 20, 20, 6), (4, 4, 6, 2)):
         name = "level%d" % lv
         match(brain(lv), seed_b, n_seed, name, "seed000 scorer", 99)
         match(brain(lv), ref_b, n_ref, name, "ref_alphabeta (seed 001, 5 wide, 3 plies)", 90)

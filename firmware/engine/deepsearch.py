@@ -1,10 +1,12 @@
 """Search levels 3+ (bigger boards): PVS alpha-beta with iterative deepening.
 
-On search's table scan (candidates, threats, eval): forced blocks extended,
-VCF at every node, TT move / killer / history ordering, a transposition table
-of 8-byte entries keyed by 30-bit Zobrist hashes in one bytearray sized by the
-level, depth-aware mate scores. prepare(level) allocates; a move allocates
-nothing. Fixed limits per level, no clock.
+On candscan's table scan (candidates, threats, eval): a VCT (vct) for the
+root's own win; if the opponent, given a free move, has one, the root keeps
+only moves after which it has none; forced blocks extended, VCF at the last
+two plies (its moves counted as nodes), TT move / killer / history ordering,
+a transposition table of 8-byte entries keyed by 30-bit Zobrist hashes in
+one bytearray sized by the level, depth-aware mate scores. prepare(level)
+allocates; a move allocates nothing. Fixed limits per level, no clock.
 """
 import candscan as _c
 import search as _s

@@ -37,6 +37,7 @@ def vct(g, me, depth=4, width=8, only=-1, ply=0):
     M = _tm
     S = _ts
     n = f4 = 0
+    o5 = -1
     p = 0
     while p < 225:
         i = p << 2
@@ -64,10 +65,11 @@ def vct(g, me, depth=4, width=8, only=-1, ply=0):
                     if n < width:
                         n += 1
         if e & 15 == 10 or e >> 4 == 10 or f & 15 == 10 or f >> 4 == 10:
-            f4 |= 256
+            o5 = p if o5 < 0 else 255
         p += 1
-    if f4 > 255 and only < 0:
-        return -1
+    if o5 >= 0 and only < 0:
+        # the defender's four: its one block must be a threat of our own
+        return -1 if o5 == 255 else vct(g, me, depth, width, o5, ply)
     if f4 and only < 0:
         _g[2] = 0
         r = _vcf(g, me)
