@@ -4,6 +4,7 @@ import pytest
 import ai
 import candscan
 import gomoku
+from brute import fives
 import upy
 import vcf
 import vct
@@ -32,26 +33,6 @@ def replay(points):
     for p in points:
         g.play(p % 15, p // 15)
     return g
-
-
-def fives(g, c):
-    """Empty points where colour c would complete five (brute force)."""
-    out = []
-    for p in range(225):
-        x, y = p % 15, p // 15
-        if g.stone(x, y):
-            continue
-        for dx, dy in ((1, 0), (0, 1), (1, 1), (1, -1)):
-            n = 1
-            for s in (1, -1):
-                i, j = x + s * dx, y + s * dy
-                while 0 <= i < 15 and 0 <= j < 15 and g.stone(i, j) == c:
-                    n += 1
-                    i, j = i + s * dx, j + s * dy
-            if n >= 5:
-                out.append(p)
-                break
-    return out
 
 
 def near(g, r=2):

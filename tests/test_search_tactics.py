@@ -4,6 +4,7 @@ import pytest
 import ai
 import deepsearch
 import gomoku
+from brute import fives
 import search
 import upy
 
@@ -26,26 +27,6 @@ def position(black, white, rule=gomoku.FREESTYLE):
     return g
 
 
-def fives(g, c):
-    """Empty points where colour c would complete five (brute force)."""
-    out = []
-    for y in range(15):
-        for x in range(15):
-            if g.stone(x, y):
-                continue
-            for dx, dy in ((1, 0), (0, 1), (1, 1), (1, -1)):
-                n = 1
-                for s in (1, -1):
-                    i, j = x + s * dx, y + s * dy
-                    while 0 <= i < 15 and 0 <= j < 15 and g.stone(i, j) == c:
-                        n += 1
-                        i, j = i + s * dx, j + s * dy
-                if n >= 5:
-                    out.append((x, y))
-                    break
-    return out
-
-
 def test_vcf_finds_the_forced_win_and_every_step_is_a_four():
     g = position(VCF_BLACK, VCF_WHITE)
     assert fives(g, 1) == [] and g.turn == 1
@@ -58,11 +39,12 @@ def test_vcf_finds_the_forced_win_and_every_step_is_a_four():
             break
         threats = fives(g, 1)
         assert threats, "a VCF move must make a four"
-        if len(threats) > 1:          # double four: white blocks one, black wins
-            g.play(*threats[0])
-            g.play(*fives(g, 1)[0])
+        q = threats[0]
+        g.play(q % 15, q // 15)       # white blocks one
+        if len(threats) > 1:          # double four: black wins at the other
+            q = fives(g, 1)[0]
+            g.play(q % 15, q // 15)
             break
-        g.play(*threats[0])           # white's only block
     assert g.winner == 1
 
 
