@@ -111,6 +111,30 @@ def vct(g, me, depth=4, width=8, only=-1, ply=0):
     return -1
 
 
+def _fourpts(P, p, m, o, D, n, top):
+    # the points within 5 of p, on its lines in mask m, where the colour at
+    # table offset o makes a four: into D from index n (below top); the end
+    x0 = p % 15
+    y0 = p // 15
+    d = 0
+    while d < 4:
+        if m >> d & 1:
+            dx = 0 if d == 1 else -1 if d == 3 else 1
+            dy = 0 if d == 0 else 1
+            s = -5
+            while s < 6:
+                x = x0 + s * dx
+                y = y0 + s * dy
+                if s and 0 <= x < 15 and 0 <= y < 15 and n < top:
+                    q = y * 15 + x
+                    if 6 < _code(P, q, o, d) < 10:
+                        D[n] = q
+                        n += 1
+                s += 1
+        d += 1
+    return n
+
+
 def _defend(g, me, depth, width, p, m, ply):
     # defender to move against me's three(s) through p on the lines in mask m:
     # 1 if every block and every counter-four still loses
@@ -123,25 +147,7 @@ def _defend(g, me, depth, width, p, m, ply):
     do = 2 - ao
     base = ply * _DW
     D = _dm
-    n = 0
-    x0 = p % 15
-    y0 = p // 15
-    d = 0
-    while d < 4:
-        if m >> d & 1:
-            dx = 0 if d == 1 else -1 if d == 3 else 1
-            dy = 0 if d == 0 else 1
-            s = -5
-            while s < 6:
-                x = x0 + s * dx
-                y = y0 + s * dy
-                if s and 0 <= x < 15 and 0 <= y < 15 and n < _DW:
-                    q = y * 15 + x
-                    if 6 < _code(P, q, ao, d) < 10:
-                        D[base + n] = q
-                        n += 1
-                s += 1
-        d += 1
+    n = _fourpts(P, p, m, ao, D, base, base + _DW) - base
     if n == 0:
         return 0        # the three has no four to make: not a threat
     q = 0
@@ -224,24 +230,7 @@ def answers(g, me, p, out):
         out[1] = _g[8]
         n = 2
     else:
-        x0 = p % 15
-        y0 = p // 15
-        d = 0
-        while d < 4:
-            if m >> d & 1:
-                dx = 0 if d == 1 else -1 if d == 3 else 1
-                dy = 0 if d == 0 else 1
-                s = -5
-                while s < 6:
-                    x = x0 + s * dx
-                    y = y0 + s * dy
-                    if s and 0 <= x < 15 and 0 <= y < 15 and n < len(out):
-                        q = y * 15 + x
-                        if 6 < _code(P, q, o, d) < 10:
-                            out[n] = q
-                            n += 1
-                    s += 1
-            d += 1
+        n = _fourpts(P, p, m, o, out, 1, len(out))
     g.undo()
     g.turn = t
     return n
