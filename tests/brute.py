@@ -1,4 +1,17 @@
-"""Brute-force answers about a position, independent of the engine's tables."""
+"""Positions for the search tests, and brute-force answers about them that
+do not read the engine's tables."""
+import gomoku
+
+
+def position(black, white, rule=gomoku.FREESTYLE):
+    """A game with black's and white's stones played in turn."""
+    g = gomoku.Game(rule)
+    for i in range(max(len(black), len(white))):
+        if i < len(black):
+            g.play(*black[i])
+        if i < len(white):
+            g.play(*white[i])
+    return g
 
 
 def fives(g, c):

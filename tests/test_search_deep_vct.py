@@ -4,7 +4,7 @@ import pytest
 import ai
 import candscan
 import gomoku
-from brute import fives
+from brute import fives, position
 import upy
 import vcf
 import vct
@@ -16,16 +16,6 @@ DOUBLE = [(5, 7), (6, 7), (7, 5), (7, 6)]
 # three; (8, 8) makes an open three on the diagonal and a split three on
 # row 8, and the win needs a second threat after white's block
 TWO_STEP = [112, 142, 126, 110, 140, 98, 113, 82, 96, 139, 130, 154]
-
-
-def position(black, white, rule=gomoku.FREESTYLE):
-    g = gomoku.Game(rule)
-    for i in range(max(len(black), len(white))):
-        if i < len(black):
-            g.play(*black[i])
-        if i < len(white):
-            g.play(*white[i])
-    return g
 
 
 def replay(points):

@@ -4,7 +4,7 @@ import pytest
 import ai
 import deepsearch
 import gomoku
-from brute import fives
+from brute import fives, position
 import search
 import upy
 
@@ -15,16 +15,6 @@ LEVELS = (2, 3, 4)
 # diagonal three (4,7)-(6,9) is closed at both ends by white).
 VCF_BLACK = [(3, 7), (4, 7), (5, 7), (3, 8), (4, 8), (5, 8), (6, 9), (6, 10)]
 VCF_WHITE = [(2, 7), (2, 8), (6, 11), (0, 0), (3, 6), (0, 14), (14, 14), (7, 10)]
-
-
-def position(black, white, rule=gomoku.FREESTYLE):
-    g = gomoku.Game(rule)
-    for i in range(max(len(black), len(white))):
-        if i < len(black):
-            g.play(*black[i])
-        if i < len(white):
-            g.play(*white[i])
-    return g
 
 
 def test_vcf_finds_the_forced_win_and_every_step_is_a_four():
