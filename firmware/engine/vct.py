@@ -84,12 +84,7 @@ def vct(g, me, depth=4, width=8, only=-1, ply=0):
             return -1
         _g[15] += 1
         p = M[base + k]
-        m = 0
-        d = 0
-        while d < 4:
-            if 4 < _code(P, p, ao, d) < 7:
-                m |= 1 << d
-            d += 1
+        m = _threes(P, p, ao)
         g.play(p % 15, p // 15)
         r = 0
         f = _fives(g, p, me)
@@ -109,6 +104,17 @@ def vct(g, me, depth=4, width=8, only=-1, ply=0):
             return p
         k += 1
     return -1
+
+
+def _threes(P, p, o):
+    # the lines (bit d) on which the colour at table offset o makes a three at p
+    m = 0
+    d = 0
+    while d < 4:
+        if 4 < _code(P, p, o, d) < 7:
+            m |= 1 << d
+        d += 1
+    return m
 
 
 def _fourpts(P, p, m, o, D, n, top):
@@ -215,12 +221,7 @@ def answers(g, me, p, out):
     Written to out from 0; returns the count."""
     P = g.pat
     o = (me - 1) << 1
-    m = 0
-    d = 0
-    while d < 4:
-        if 4 < _code(P, p, o, d) < 7:
-            m |= 1 << d
-        d += 1
+    m = _threes(P, p, o)
     out[0] = p
     t = g.turn
     g.turn = me
