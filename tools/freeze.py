@@ -262,8 +262,9 @@ def _emit(rc, prefix, qt, out):
         elif kind == "e":
             consts.append("(mp_uint_t)&mp_const_ellipsis_obj")
         else:
-            raise FreezeError("%s: a %s constant (%r) cannot be frozen: the engine "
-                              "keeps to small ints" % (prefix, kind, data))
+            what = {"i": "big int", "f": "float", "c": "complex"}.get(kind, kind)
+            raise FreezeError("%s: a %s constant (%s) cannot be frozen: the engine "
+                              "keeps to small ints" % (prefix, what, data.decode()))
     consts += ["(mp_uint_t)&" + c for c in children]
     table = "NULL"
     if consts:

@@ -16,6 +16,7 @@ _TEXT = (
 
 def error(n, *args):
     # The ValueError for message n. The module leaves sys.modules as it
-    # speaks: on the micro:bit its text would otherwise stay on the heap.
-    sys.modules.pop(__name__, None)
+    # speaks, so its text does not stay on a small heap (where there is a
+    # sys.modules: the micro:bit's MicroPython has none).
+    getattr(sys, "modules", {}).pop(__name__, None)
     return ValueError(_TEXT[n] % args)

@@ -71,7 +71,11 @@ def _leaf(g, me, ply, cut=_WIN):
 
 def best_move(g, level):
     if level > 2:
-        import deepsearch
+        try:
+            import deepsearch
+        except ImportError:                         # a board without levels 3+
+            import refusal
+            raise refusal.error(8, level)
         return deepsearch.best_move(g, level)
     if level != 2:
         raise ValueError("level %d is not a search level" % level)

