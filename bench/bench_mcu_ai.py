@@ -1,15 +1,15 @@
-"""Level 2 on the emulated micro:bit: what it lacks to fit, what a move would cost.
+"""Levels 1 and 2 on the emulated micro:bit, the engine frozen into flash.
 
-Level 2 (search, candscan, vcf, movepick) does not fit the micro:bit's heap
-next to the engine and a Game: the first lines measure by how much. Its
-move time there is then estimated from measured parts. A level-2 move is
-made of table scans (candscan.gen, one per search node) and moves made and
-taken back (Game.play/undo); the rest is a few loops around them. CPython
-counts the scans and moves of every level-2 move of two games; the board
-times one scan and one play/undo pair in each position of the same games,
-with the heap locked. Estimate per move = scans x scan time + pairs x pair
-time, in that position: a lower bound, the loops around them left out.
+Stock micro:bit MicroPython compiles modules into its ~9 KB heap: the engine
+and level 1 fit (bench_mcu), level 2's search does not. The firmware built by
+tools/mcu_firmware.py has the engine frozen into flash and Python calls off
+the C stack (MICROPY_STACKLESS); this measures level 2 there: its heap, its
+move time over games in all three rules (guest time: qemu -icount, so the
+figures repeat), and that every move is the one CPython plays. Levels 3+ need
+a transposition table bigger than the whole heap: the last lines say by how
+much.
 """
+import re
 import statistics
 import sys
 from pathlib import Path
@@ -17,132 +17,96 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "tools"), str(ROOT / "firmware" / "engine")]
 import mcu  # noqa: E402
+import mcu_firmware  # noqa: E402
 
 import ai  # noqa: E402
-import candscan  # noqa: E402
 import gomoku  # noqa: E402
 
-LEVEL = 2
-OPENINGS = (1, 2, 3, 4)     # mcu.opening seeds: level 2 on both sides
-WIDTH = 7                   # the scan width level 2 asks for at the root
-PARTS = ("candscan", "vcf", "movepick", "search")
+GAMES = [(rule, seed) for rule in (0, 1, 4) for seed in (1, 2, 3, 4)]
+LEVEL1_GAMES = [(0, 1), (4, 4)]
+BUDGET_MS = 10000       # level 2 median (issue 3: ~1 s on an RP2040 at 8x the clock)
+RULES = {0: "freestyle", 1: "standard", 4: "renju"}
 
 
-def counted_games():
-    """Level-2 self-play games on CPython: per move the position before it
-    (moves so far), the scans and the play/undo pairs it made."""
-    counts = {"gen": 0, "play": 0}
-    gen, play = candscan.gen, gomoku.Game.play
+def verdict(ok):
+    return "ok" if ok else "OVER BUDGET"
 
-    def counting_gen(*a):
-        counts["gen"] += 1
-        return gen(*a)
 
-    def counting_play(self, x, y):
-        counts["play"] += 1
-        return play(self, x, y)
-
-    candscan.gen = counting_gen
-    gomoku.Game.play = counting_play
+def cpython_moves(level, rule, seed):
+    ai.seed(seed)
+    g = gomoku.Game(rule)
+    for m in mcu.opening(seed):
+        g.play(m % 15, m // 15)
     moves = []
-    try:
-        for seed in OPENINGS:
-            ai.seed(seed)
-            g = gomoku.Game(0)
-            for m in mcu.opening(seed):
-                play(g, m % 15, m // 15)
-            while not g.winner:
-                counts["gen"] = counts["play"] = 0
-                before = [g.hist[k] for k in range(g.moves)]
-                m = ai.best_move(g, LEVEL)
-                moves.append((before, counts["gen"], counts["play"]))
-                play(g, m % 15, m // 15)
-    finally:
-        candscan.gen = gen
-        gomoku.Game.play = play
+    while not g.winner:
+        moves.append(ai.best_move(g, level))
+        g.play(moves[-1] % 15, moves[-1] // 15)
     return moves
 
 
-PROBE = """import utime,micropython as u
-G=[]
-def new():
- import gamestate
- if not G:G.append(gamestate.Game(0))
- while G[0].moves:G[0].undo()
-def p(m):
- G[0].play(m%%15,m//15)
-def run():
- import candscan as C
- g=G[0]
- C._g[11]=%d
- u.heap_lock()
- try:
-  t=utime.ticks_us()
-  n=C.gen(g,0,g.turn)
-  a=utime.ticks_diff(utime.ticks_us(),t)
-  q=C._mv[0]
-  t=utime.ticks_us()
-  g.play(q%%15,q//15)
-  g.undo()
-  b=utime.ticks_diff(utime.ticks_us(),t)
- finally:
-  u.heap_unlock()
- print(a,b)
-""" % WIDTH
+def flash_line():
+    log = (mcu_firmware.OUT / "build.log").read_text()
+    m = re.search(r"^\s*(\d+)\s+(\d+)\s+\d+\s+\d+\s+\w+\s+\S*microbit-micropython$", log, re.M)
+    if m:
+        print("frozen-engine firmware: %d bytes of the micro:bit's 262144 of flash (code %d, "
+              "data %d); %d engine modules frozen: %s"
+              % (int(m.group(1)) + int(m.group(2)), int(m.group(1)), int(m.group(2)),
+                 len(mcu_firmware.frozen_names()), ", ".join(mcu_firmware.frozen_names())))
 
 
-def board_times(positions):
-    """(scan us, play/undo us) on the board in each position."""
-    names = ["shapes", "pattern", "gamestate", "candscan"]
-    out = []
-    with mcu.MicroBit() as mb:
-        mb.soft_reset()
-        for old in mb.listdir():
-            mb.remove(old)
-        mb.put("probe.py", PROBE)
-        for n in names:
-            mb.put(n + ".py", mcu.device_source((mcu.ENGINE / (n + ".py")).read_text(), n))
-        mb.soft_reset()
-        mb.call("import probe")             # compiled first, on an empty heap
-        for n in ("shapes", "pattern", "candscan", "gamestate"):   # what fits
-            mb.call("import " + n)
-        on = None                           # the moves on the board's game
-        for seq in positions:
-            if on is None or seq[:len(on)] != on:   # another game
-                mb.call("probe.new()")
-                on = []
-            for m in seq[len(on):]:
-                mb.call("probe.p(%d)" % m)
-            on = list(seq)
-            a, b = mb.call("probe.run()").split()   # at the top level: C stack
-            out.append((int(a), int(b)))
-    return out
+def heap_lines(mb):
+    mb.soft_reset()
+    boot = mb.mem_free()
+    names = mcu_firmware.frozen_names()
+    level1 = [n for n in names if n not in ("candscan", "vcf", "movepick", "search")]
+    mb.exec("import " + ",".join(level1))
+    engine = boot - mb.mem_free()
+    mb.exec("import candscan,vcf,movepick,search")
+    search = boot - engine - mb.mem_free()
+    mb.exec("g=gomoku.Game(4)")
+    game = boot - engine - search - mb.mem_free()
+    print("level2 heap on micro:bit (frozen engine): %d bytes free at boot; the engine's import "
+          "takes %d, level 2's search %d, a Game %d: %d free for a move's call frames "
+          "(budget: > 0) %s" % (boot, engine, search, game, mb.mem_free(),
+                                verdict(mb.mem_free() > 0)))
 
 
-def fit():
-    """Heap: the engine and a Game as a level-1 game has them, against what
-    the level-2 parts take on an empty heap."""
-    rep = mcu.play_game(level=1, rule=0, seed=1)
-    left = rep["min_free_during_game"]
-    with mcu.MicroBit() as mb:
-        mb.soft_reset()
-        for old in mb.listdir():
-            mb.remove(old)
-        for n in ("candscan", "vcf", "movepick", "search"):
-            mb.put(n + ".py", mcu.device_source((mcu.ENGINE / (n + ".py")).read_text(), n))
-        mb.soft_reset()
-        free = empty = mb.mem_free()
-        costs = []
-        for n in PARTS:
-            mb.call("import " + n)
-            now = mb.mem_free()
-            costs.append("%s %d" % (n, free - now))
-            free = now
-    need = empty - free
-    print("level2 on micro:bit: does not fit: its modules take %d bytes (%s) on an empty "
-          "heap of %d; a level-1 game leaves %d free at its fullest: short by %d bytes"
-          % (need, ", ".join(costs), empty, left, need - left))
-    return empty
+def main():
+    hexfile = mcu_firmware.build()
+    flash_line()
+    ms, by_rule, after, before, same, n_games = [], {}, [], [], 0, 0
+    with mcu.MicroBit(firmware=str(hexfile)) as mb:
+        heap_lines(mb)
+        for rule, seed in GAMES:
+            rep = mcu_firmware.play_game(mb, level=2, rule=rule, seed=seed)
+            n_games += 1
+            same += rep["moves"] == cpython_moves(2, rule, seed)
+            ms += rep["move_ms"]
+            by_rule.setdefault(rule, []).extend(rep["move_ms"])
+            after += rep["free_after_move"]
+            before += rep["free_before_move"]
+        l1 = []
+        for rule, seed in LEVEL1_GAMES:
+            l1 += mcu_firmware.play_game(mb, level=1, rule=rule, seed=seed)["move_ms"]
+    med = statistics.median(ms)
+    print("level2 move on micro:bit (frozen engine): median %.1f s, max %.1f s over %d moves "
+          "in %d games, all three rules (budget: median <= %d s) %s"
+          % (med / 1000, max(ms) / 1000, len(ms), n_games, BUDGET_MS // 1000,
+             verdict(med <= BUDGET_MS)))
+    print("level2 move on micro:bit by rule: " + "; ".join(
+        "%s median %.1f s, max %.1f s" % (RULES[r], statistics.median(v) / 1000, max(v) / 1000)
+        for r, v in sorted(by_rule.items())))
+    print("level2 games on micro:bit: %d of %d play every move CPython plays (budget: all) %s"
+          % (same, n_games, verdict(same == n_games)))
+    print("level2 allocation on micro:bit: call frames only (collected between moves); free heap "
+          "before a move at least %d bytes, right after one at least %d (budget: > 0) %s"
+          % (min(before), min(after), verdict(min(after) > 0)))
+    print("level1 move on micro:bit (frozen engine, heap locked): median %d ms, max %d ms "
+          "over %d moves (budget: median <= 300, max <= 600) %s"
+          % (statistics.median(l1), max(l1), len(l1),
+             verdict(statistics.median(l1) <= 300 and max(l1) <= 600)))
+    bigger_levels(before and max(before))
+    return 0 if same == n_games else 1
 
 
 def bigger_levels(heap):
@@ -150,27 +114,7 @@ def bigger_levels(heap):
     import deepsearch
     for k, lv in enumerate(deepsearch.levels()):
         print("level%d on micro:bit: does not fit: its transposition table alone is %d bytes "
-              "(the empty heap: %d)" % (lv, deepsearch._LV[k][4], heap))
-
-
-def main():
-    bigger_levels(fit())
-    moves = counted_games()
-    times = board_times([m[0] for m in moves])
-    est = [(gens * a + plays * b) / 1000 for (_, gens, plays), (a, b) in zip(moves, times)]
-    scans = [a / 1000 for a, _ in times]
-    pairs = [b / 1000 for _, b in times]
-    print("level2 parts on micro:bit (heap locked, %d positions of %d level-2 games): scan "
-          "median %.0f ms, max %.0f ms; play+undo median %.0f ms, max %.0f ms"
-          % (len(times), len(OPENINGS), statistics.median(scans), max(scans),
-             statistics.median(pairs), max(pairs)))
-    print("level2 per move on CPython: median %d scans and %d play/undo pairs (max %d, %d)"
-          % (statistics.median(m[1] for m in moves), statistics.median(m[2] for m in moves),
-             max(m[1] for m in moves), max(m[2] for m in moves)))
-    print("level2 move on micro:bit, estimated from those parts (lower bound): median %.1f s, "
-          "max %.1f s (budget: median <= 10 s)"
-          % (statistics.median(est) / 1000, max(est) / 1000))
-    return 0
+              "(free before a level-2 move: %d)" % (lv, deepsearch._LV[k][4], heap))
 
 
 if __name__ == "__main__":
