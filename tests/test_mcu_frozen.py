@@ -140,3 +140,16 @@ def test_level1_under_heap_lock_on_the_frozen_firmware(mb):
     rep = mcu_firmware.play_game(mb, level=1, rule=gomoku.STANDARD, seed=3)
     moves, winner = cpython_game(1, gomoku.STANDARD, 3)
     assert rep["moves"] == moves and rep["winner"] == winner != 0
+
+
+def test_cli_builds_and_plays_a_game_as_json(firmware):
+    import json
+    run = subprocess.run([sys.executable, str(ROOT / "tools" / "mcu_firmware.py"), "game",
+                          "--level", "1", "--rule", "4", "--opening", "2"],
+                         capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr
+    rep = json.loads(run.stdout)
+    assert (rep["moves"], rep["winner"]) == cpython_game(1, gomoku.RENJU, 2)
+    bad = subprocess.run([sys.executable, str(ROOT / "tools" / "mcu_firmware.py"), "game",
+                          "--rule", "2"], capture_output=True, text=True)
+    assert bad.returncode == 2 and "invalid choice" in bad.stderr

