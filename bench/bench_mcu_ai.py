@@ -19,8 +19,6 @@ sys.path[:0] = [str(ROOT / "tools"), str(ROOT / "firmware" / "engine")]
 import mcu  # noqa: E402
 import mcu_firmware  # noqa: E402
 
-import ai  # noqa: E402
-import gomoku  # noqa: E402
 
 GAMES = [(rule, seed) for rule in (0, 1, 4) for seed in (1, 2, 3, 4)]
 LEVEL1_GAMES = [(0, 1), (4, 4)]
@@ -30,18 +28,6 @@ RULES = {0: "freestyle", 1: "standard", 4: "renju"}
 
 def verdict(ok):
     return "ok" if ok else "OVER BUDGET"
-
-
-def cpython_moves(level, rule, seed):
-    ai.seed(seed)
-    g = gomoku.Game(rule)
-    for m in mcu.opening(seed):
-        g.play(m % 15, m // 15)
-    moves = []
-    while not g.winner:
-        moves.append(ai.best_move(g, level))
-        g.play(moves[-1] % 15, moves[-1] // 15)
-    return moves
 
 
 def flash_line():
@@ -80,7 +66,7 @@ def main():
         for rule, seed in GAMES:
             rep = mcu_firmware.play_game(mb, level=2, rule=rule, seed=seed)
             n_games += 1
-            same += rep["moves"] == cpython_moves(2, rule, seed)
+            same += rep["moves"] == mcu_firmware.host_game(2, rule, seed)[0]
             ms += rep["move_ms"]
             by_rule.setdefault(rule, []).extend(rep["move_ms"])
             after += rep["free_after_move"]

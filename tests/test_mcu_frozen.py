@@ -19,7 +19,6 @@ import freeze  # noqa: E402
 import mcu  # noqa: E402
 import mcu_firmware  # noqa: E402
 
-import ai  # noqa: E402
 import gomoku  # noqa: E402
 
 
@@ -35,20 +34,6 @@ def firmware():
 def mb(firmware):
     with mcu.MicroBit(firmware=str(firmware)) as board:
         yield board
-
-
-def cpython_game(level, rule, seed):
-    """The same game on CPython: its moves and winner."""
-    ai.seed(seed)
-    g = gomoku.Game(rule)
-    for m in mcu.opening(seed):
-        g.play(m % 15, m // 15)
-    moves = []
-    while not g.winner:
-        m = ai.best_move(g, level)
-        moves.append(m)
-        g.play(m % 15, m // 15)
-    return moves, g.winner
 
 
 def _mpy(name):
@@ -129,7 +114,7 @@ def test_engine_imports_from_flash(mb):
 @pytest.mark.parametrize("rule,seed", [(gomoku.FREESTYLE, 1), (gomoku.RENJU, 2)])
 def test_level2_plays_cpythons_moves_on_the_microbit(mb, rule, seed):
     rep = mcu_firmware.play_game(mb, level=2, rule=rule, seed=seed)
-    moves, winner = cpython_game(2, rule, seed)
+    moves, winner = mcu_firmware.host_game(2, rule, seed)
     assert rep["moves"] == moves
     assert rep["winner"] == winner != 0
     assert min(rep["free_after_move"]) > 0
@@ -138,7 +123,7 @@ def test_level2_plays_cpythons_moves_on_the_microbit(mb, rule, seed):
 def test_level1_under_heap_lock_on_the_frozen_firmware(mb):
     # an allocation under the lock would raise MemoryError and end the game
     rep = mcu_firmware.play_game(mb, level=1, rule=gomoku.STANDARD, seed=3)
-    moves, winner = cpython_game(1, gomoku.STANDARD, 3)
+    moves, winner = mcu_firmware.host_game(1, gomoku.STANDARD, 3)
     assert rep["moves"] == moves and rep["winner"] == winner != 0
 
 
@@ -149,7 +134,7 @@ def test_cli_builds_and_plays_a_game_as_json(firmware):
                          capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stderr
     rep = json.loads(run.stdout)
-    assert (rep["moves"], rep["winner"]) == cpython_game(1, gomoku.RENJU, 2)
+    assert (rep["moves"], rep["winner"]) == mcu_firmware.host_game(1, gomoku.RENJU, 2)
     bad = subprocess.run([sys.executable, str(ROOT / "tools" / "mcu_firmware.py"), "game",
                           "--rule", "2"], capture_output=True, text=True)
     assert bad.returncode == 2 and "invalid choice" in bad.stderr

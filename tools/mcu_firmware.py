@@ -208,6 +208,23 @@ _LOCKED_MOVE = " u.heap_lock()\n try:\n  return ai.best_move(g,1)\n finally:\n  
 _MOVE = " return ai.best_move(g,{level})\n"
 
 
+def host_game(level=2, rule=0, seed=1):
+    """The same game on CPython's engine: (moves, winner), for comparison."""
+    if str(mcu.ENGINE) not in sys.path:
+        sys.path.insert(0, str(mcu.ENGINE))
+    import ai
+    import gomoku
+    ai.seed(seed)
+    g = gomoku.Game(rule)
+    for m in mcu.opening(seed):
+        g.play(m % 15, m // 15)
+    moves = []
+    while not g.winner:
+        moves.append(ai.best_move(g, level))
+        g.play(moves[-1] % 15, moves[-1] // 15)
+    return moves, g.winner
+
+
 def play_game(mb, level=2, rule=0, seed=1):
     """Play one game on a board booted with the frozen firmware, the AI at
     `level` on both sides from mcu.opening(seed): a report dict."""
