@@ -34,7 +34,10 @@ _FORMATS = (
     "BBVV" "QQQB" "VVQQ" "UUUU" "BBBB" "BOOO" "OOUU" "UOBO"
     "OBBO" "BBOU" "UUUU" "UUUU" "VVUV" "BUVV" "VVVB" "BBBU"
     "VVVV" "VVVV" "QQBU" "UUUU") + "BBBB" * 34 + "BBBU" + "UUUU"
-_KIND = {"U": None, "B": _BYTE, "Q": _QSTR, "V": _VAR_UINT, "O": _OFFSET}
+# "U", an opcode the table leaves out, counts as one byte as in the C code
+# (GET_ITER_STACK 0x47 is one); the walk must be the one mpy-cross made when
+# it wrote the qstrs, or they land on the wrong operands
+_KIND = {"U": _BYTE, "B": _BYTE, "Q": _QSTR, "V": _VAR_UINT, "O": _OFFSET}
 _EXTRA_BYTE = (0x5C, 0x62, 0x63)   # RAISE_VARARGS, MAKE_CLOSURE(_DEFARGS)
 _MP_CODE_BYTECODE = 2
 
@@ -46,8 +49,6 @@ class FreezeError(ValueError):
 def opcode(bc, ip):
     """(format, size) of the opcode at bc[ip]."""
     f = _KIND[_FORMATS[bc[ip]]]
-    if f is None:
-        raise FreezeError("unknown opcode 0x%02x at %d" % (bc[ip], ip))
     if f == _QSTR:
         return f, 3
     size = 1
