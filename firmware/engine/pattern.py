@@ -16,7 +16,7 @@ def line(bd, i, d):
     x = i % 15 - 10 * dx
     p = i - 10 * st
     for k in range(21):
-        ln[k] = bd[p >> 2] >> ((p & 3) << 1) & 3 if 0 <= x < 15 and 0 <= p < 225 else 3
+        ln[k] = bd[p >> 2] >> ((p & 3) << 1) & 3 if (x | p) >= 0 and x < 15 and p < 225 else 3
         x += dx
         p += st
 
@@ -27,24 +27,28 @@ def update(g, i, s):
     # blocker. No deeper calls than line(): the micro:bit's C stack holds
     # only a few Python frames.
     bd = g.board
-    k = (i & 3) << 1
-    bd[i >> 2] = bd[i >> 2] & ~(3 << k) | s << k
+    w = (i & 3) << 1
+    bd[i >> 2] = bd[i >> 2] & ~(3 << w) | s << w
     pat = g.pat
     ln = LINE
     for d in range(4):
-        st = STEP[d]
+        st = STEP[d] << 2           # from a point's codes to the next one's
         line(bd, i, d)
-        # bit k of a, b: LINE[k]; bit 20 - k of x, y. Set: black's blockers
-        # (white, off the board) in a, x; white's (black, off) in b, y
-        a = b = x = y = 0
-        for k in range(21):
-            v = ln[k]
-            if v & 2:
-                a |= 1 << k
-                x |= 0x100000 >> k
-            if v & 1:
-                b |= 1 << k
-                y |= 0x100000 >> k
+        # LINE as bits: LINE[k] is bit k - 1 of a, b and bit 20 - k of x, y,
+        # set where the point blocks black (white, off the board: a, x) or
+        # white (black, off: b, y)
+        a = b = x = y = k = 0
+        for v in ln:
+            if v:
+                if v & 2:
+                    a |= 1 << k
+                    x |= 0x100000 >> k
+                if v & 1:
+                    b |= 1 << k
+                    y |= 0x100000 >> k
+            k += 1
+        a >>= 1
+        b >>= 1
         ns = (d & 1) << 2
         keep = 0xF0 >> ns
         for c in range(2):
@@ -53,38 +57,38 @@ def update(g, i, s):
             # or more, 5 for an exact colour
             ex = g.exact >> c + 1 & 1
             top = 16 << ex
-            # from i on, then back from i - 1: the points that see i
+            # from i on, then back from i - 1: the points that see i, up to z
+            # (excluded); s, w: their side codes (the stone s is set already)
             for e in range(-1, 2, 2):
                 k = 10 + (e >> 1)
-                n = 5 + ex + (e >> 1)
-                j = ((i + (e >> 1) * st) << 2) + (c << 1) + (d >> 1)
-                while n:
+                z = 10 + e * (5 + ex)
+                j = (i << 2) + (e >> 1) * st + (c << 1) + (d >> 1)
+                while k != z:
                     v = ln[k]
                     if not v:
-                        u = x >> 21 - k | top
-                        u &= -u
-                        u |= y >> 21 - k & u - 1
-                        w = a >> k + 1 | top
+                        s = x >> 21 - k | top
+                        s &= -s
+                        s |= y >> 21 - k & s - 1
+                        w = a >> k | top
                         w &= -w
-                        w |= b >> k + 1 & w - 1
+                        w |= b >> k & w - 1
                         if ex:
-                            u = _TRX[u]
+                            s = _TRX[s]
                             w = _TRX[w]
-                        if u > w:
-                            # no u, w = w, u: MicroPython 1.9.2 on the
+                        if s > w:
+                            # no s, w = w, s: MicroPython 1.9.2 on the
                             # micro:bit builds a tuple for it (heap)
-                            v = u
-                            u = w
+                            v = s
+                            s = w
                             w = v
-                        u = _T[(w * (w + 1) >> 1) + u] >> (ex << 2) & 15
-                        pat[j] = pat[j] & keep | u << ns
+                        s = _T[(w * (w + 1) >> 1) + s] >> (ex << 2) & 15
+                        pat[j] = pat[j] & keep | s << ns
                     elif k == 10:
                         pat[j] &= keep
                     elif v != c + 1:
                         break
                     k += e
-                    j += e * st << 2
-                    n -= 1
+                    j += e * st
             v = a
             a = b
             b = v
