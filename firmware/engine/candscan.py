@@ -5,8 +5,6 @@ defence once) into _mv/_sc at slot `ply`, the status (five to play, forced
 block, lost, win threat), the static eval and the count of four-points, in _g.
 """
 _W = (0, 1, 6, 20, 30, 300, 320, 480, 4000, 4000, 30000)
-# eval for the side to move: (16 sa - 12 sd + 16 ma - 8 md) / 16 (arena-tuned)
-_E = (16, 12, 16, 8)
 _WIN = 30000
 _MW = 10
 _mv = bytearray(3 * _MW)
@@ -19,10 +17,6 @@ _g = [0] * 20
 # status: 0 quiet, 1 five to play, 2 one five to block, 3 two, 4 win threat
 
 
-def _bad(s):
-    return s & 1 or (600 <= s < 30000)
-
-
 def gen(g, ply, me):
     # scan for `me` to move: top-width candidates at ply, status, eval
     P = g.pat
@@ -32,24 +26,29 @@ def gen(g, ply, me):
     M = _mv
     wd = _g[11]
     base = ply * _MW
-    ao = (me - 1) << 1
-    do = 2 - ao
     n = sa = sd = ma = md = nf = f4 = 0
     mp = f5 = dp = -1
-    i = p = 0
-    while p < 225:
-        v = P[i + ao]
-        w = P[i + ao + 1]
-        e = P[i + do]
-        f = P[i + do + 1]
+    # a point's codes: P[ao], P[ao + 1] for me, P[do], P[do + 1] for the other
+    ao = (me - 1) << 1
+    do = 2 - ao
+    while ao < 900:
+        v = P[ao]
+        w = P[ao + 1]
+        e = P[do]
+        f = P[do + 1]
         if v | w | e | f:
+            p = ao >> 2
             a = W[v & 15] + W[v >> 4] + W[w & 15] + W[w >> 4]
             d = W[e & 15] + W[e >> 4] + W[f & 15] + W[f >> 4]
-            if why and ((me == 1 and _bad(a)) or (me == 2 and _bad(d))) and why(g, p):
-                if me == 1:
-                    a = -1
-                else:
-                    d = 0
+            if why:
+                # a point forbidden to black: black cannot take it, white
+                # need not block it
+                k = a if me == 1 else d
+                if (k & 1 or 600 <= k < 30000) and why(g, p):
+                    if me == 1:
+                        a = -1
+                    else:
+                        d = 0
             if a >= 30000:
                 _g[6] = 1
                 _g[8] = p
@@ -79,14 +78,14 @@ def gen(g, ply, me):
                     M[base + j] = p
                     if n < wd:
                         n += 1
-        p += 1
-        i += 4
+        ao += 4
+        do += 4
     _g[10] = f4
     _g[12] = ma
     _g[13] = md
     _g[14] = dp
-    E = _E
-    e = (sa * E[0] - sd * E[1] + ma * E[2] - md * E[3]) >> 4
+    # eval for the side to move (weights arena-tuned)
+    e = (sa * 16 - sd * 12 + ma * 16 - md * 8) >> 4
     _g[7] = e if -20000 < e < 20000 else (20000 if e > 0 else -20000)
     _g[6] = 0
     if nf:
