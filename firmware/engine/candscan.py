@@ -38,8 +38,15 @@ def gen(g, ply, me):
         f = P[do + 1]
         if v | w | e | f:
             p = ao >> 2
-            a = W[v & 15] + W[v >> 4] + W[w & 15] + W[w >> 4]
-            d = W[e & 15] + W[e >> 4] + W[f & 15] + W[f >> 4]
+            a = d = 0
+            if v:
+                a = W[v & 15] + W[v >> 4]
+            if w:
+                a += W[w & 15] + W[w >> 4]
+            if e:
+                d = W[e & 15] + W[e >> 4]
+            if f:
+                d += W[f & 15] + W[f >> 4]
             if why:
                 # a point forbidden to black: black cannot take it, white
                 # need not block it
