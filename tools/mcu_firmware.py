@@ -140,6 +140,9 @@ def build(force=False):
     (work / _QSTRDEFS).write_text(pristine + "\n".join(qdefs) + "\n")
     config = (src / _CONFIG).read_text()
     anchor = "#define MICROPY_PY_BUILTINS_FROZENSET"
+    if anchor not in config:
+        raise BuildError("%s has no line %r to add the frozen-module settings before: "
+                         "another firmware version?" % (src / _CONFIG, anchor))
     (work / _CONFIG).write_text(config.replace(anchor, _CONFIG_ADDED + anchor, 1))
     # yotta's build does not track header changes: build all anew
     shutil.rmtree(work / "build", ignore_errors=True)
