@@ -66,8 +66,9 @@ def test_freeze_reads_every_function_and_name(name):
 
 def test_freeze_refuses_what_the_firmware_cannot_load(tmp_path):
     _, data = _mpy("gomoku")
-    with pytest.raises(freeze.FreezeError, match="truncated"):
-        freeze.load_mpy(data[:-5])
+    for cut in (5, 1, len(data) - 6):
+        with pytest.raises(freeze.FreezeError, match="truncated"):
+            freeze.load_mpy(data[:-cut])
     with pytest.raises(freeze.FreezeError, match="after the module"):
         freeze.load_mpy(data + b"\0")
     with pytest.raises(freeze.FreezeError, match="another firmware"):

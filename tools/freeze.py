@@ -39,7 +39,6 @@ _FORMATS = (
 # it wrote the qstrs, or they land on the wrong operands
 _KIND = {"U": _BYTE, "B": _BYTE, "Q": _QSTR, "V": _VAR_UINT, "O": _OFFSET}
 _EXTRA_BYTE = (0x5C, 0x62, 0x63)   # RAISE_VARARGS, MAKE_CLOSURE(_DEFARGS)
-_MP_CODE_BYTECODE = 2
 
 
 class FreezeError(ValueError):
@@ -146,7 +145,10 @@ def load_mpy(data, small_int_bits=31, flags=2):
                           "(flags %d, %d-bit small ints)" % (data[2], data[3]))
     r = _Reader(data)
     r.pos = 4
-    rc = _raw_code(r)
+    try:
+        rc = _raw_code(r)
+    except IndexError:          # a length or an operand runs off the end
+        raise FreezeError("truncated .mpy") from None
     if r.pos != len(data):
         raise FreezeError("%d bytes after the module's code" % (len(data) - r.pos))
     return rc
