@@ -1,7 +1,8 @@
 """The search's building blocks on the emulated micro:bit (MicroPython 1.9.2).
 
-Level 2 itself does not fit the micro:bit's heap (see bench_mcu_ai), but its
-moves are g.play/g.undo and the VCF's five count, run with the heap locked.
+Level 2 itself does not fit the stock firmware's heap (it runs on the
+frozen-engine firmware: test_mcu_frozen), but its moves are g.play/g.undo
+and the VCF's five count, run here with the heap locked.
 MicroPython 1.9.2 as built for the micro:bit turns `a, b = b, a` and a tuple
 display inside a function into heap tuples, where the unix port (1.29)
 allocates nothing: only the board shows such an allocation.

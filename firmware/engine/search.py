@@ -16,8 +16,8 @@ from vcf import vcf
 _rv = [0] * _MW
 _TT = 25000
 # level 2: width, root VCF nodes, all VCF nodes, margin, reply width. The
-# VCF budget is what keeps a move near 10 s on the micro:bit (bench_mcu_ai:
-# 20/40 nodes made it ~15 s, for no measurable strength against the refs)
+# micro:bit's 10 s a move sets these (bench_mcu_ai: 7.4 s median); twice the
+# VCF nodes or more width measured no stronger against the references
 _L2 = (7, 10, 20, 40, 7)
 
 
