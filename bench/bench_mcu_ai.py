@@ -43,11 +43,11 @@ def flash_line():
 def heap_lines(mb):
     mb.soft_reset()
     boot = mb.mem_free()
-    names = mcu_firmware.frozen_names()
-    level1 = [n for n in names if n not in ("candscan", "vcf", "movepick", "search")]
+    level1 = mcu.engine_modules()                   # what gomoku and ai import
+    level2 = [n for n in mcu.engine_modules(entry=("search",)) if n not in level1]
     mb.exec("import " + ",".join(level1))
     engine = boot - mb.mem_free()
-    mb.exec("import candscan,vcf,movepick,search")
+    mb.exec("import " + ",".join(level2))
     search = boot - engine - mb.mem_free()
     mb.exec("g=gomoku.Game(4)")
     game = boot - engine - search - mb.mem_free()
