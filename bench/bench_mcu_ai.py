@@ -43,7 +43,8 @@ def flash_line():
 def heap_lines(mb):
     mb.soft_reset()
     boot = mb.mem_free()
-    level1 = mcu.engine_modules()                   # what gomoku and ai import
+    # level 1 with the modules it imports when needed, as the games have them
+    level1 = mcu.engine_modules(entry=("gomoku", "ai", "refusal", "winrow"))
     level2 = [n for n in mcu.engine_modules(entry=("search",)) if n not in level1]
     mb.exec("import " + ",".join(level1))
     engine = boot - mb.mem_free()
