@@ -5,8 +5,8 @@ and level 1 fit (bench_mcu), level 2's search does not. The firmware built by
 tools/mcu_firmware.py has the engine frozen into flash and Python calls off
 the C stack (MICROPY_STACKLESS); this measures level 2 there: its heap, its
 move time over games in all three rules (guest time: qemu -icount, so the
-figures repeat), and that every move is the one CPython plays. Levels 3+ need
-a transposition table bigger than the whole heap: the last lines say by how
+figures repeat), and that every move is the one CPython plays. Level 3 needs
+a transposition table bigger than the whole heap: the last line says by how
 much.
 """
 import re
@@ -97,7 +97,7 @@ def main():
 
 
 def bigger_levels(heap):
-    """Levels 3+ allocate a transposition table bigger than the whole heap."""
+    """Level 3 allocates a transposition table bigger than the whole heap."""
     import deepsearch
     for k, lv in enumerate(deepsearch.levels()):
         print("level%d on micro:bit: does not fit: its transposition table alone is %d bytes "

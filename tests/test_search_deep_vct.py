@@ -1,5 +1,4 @@
-"""VCT (continuous threats) for the search levels 3+: finds wins, defends, allocates nothing."""
-import pytest
+"""VCT (continuous threats) for search level 3: finds wins, defends, allocates nothing."""
 
 import ai
 import candscan
@@ -90,15 +89,14 @@ def test_no_vct_on_a_quiet_board():
     assert vct.search(g, 1, 4, 8, 3000, 40) == -1
 
 
-@pytest.mark.parametrize("level", (3, 4))
-def test_levels_take_a_vct_win(level):
+def test_level3_takes_a_vct_win():
     g = replay(TWO_STEP)
     ai.seed(1)
     for _ in range(20):
         if g.winner:
             break
         if g.turn == 1:
-            m = ai.best_move(g, level)
+            m = ai.best_move(g, 3)
         else:
             f = fives(g, 1)
             m = f[0] if f else ai.best_move(g, 2)
@@ -106,16 +104,15 @@ def test_levels_take_a_vct_win(level):
     assert g.winner == 1
 
 
-@pytest.mark.parametrize("level", (3, 4))
-def test_levels_defend_against_a_vct(level):
+def test_level3_defends_against_a_vct():
     # white to move; black's double-three point wins by VCT if white passes
     g = position(DOUBLE, FAR_WHITE[:3])
     assert g.turn == 2
     g.play(14, 0)                      # a wasted move: black then has its VCT
     assert vct.search(g, 1, 3, 8, 3000, 40) >= 0
     g.undo()
-    ai.seed(level)
-    m = ai.best_move(g, level)
+    ai.seed(3)
+    m = ai.best_move(g, 3)
     g.play(m % 15, m // 15)
     assert vct.search(g, 1, 3, 8, 3000, 40) == -1
 

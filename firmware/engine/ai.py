@@ -7,7 +7,7 @@
 _W = (0, 1, 6, 20, 30, 300, 320, 480, 4000, 4000, 30000)
 SEED = [0]
 # the levels a handheld offers: 1 here, 2 in search (its top); search's
-# deepsearch adds levels 3+ for bigger boards, asked for by number
+# deepsearch adds level 3 for bigger boards, asked for by number
 LEVELS = (1, 2)
 
 

@@ -5,8 +5,8 @@ each answered by the opponent's best few replies, each of those valued by a
 threat scan: forced blocks (of fours, and of open threes when there is no
 four to answer with) played out, VCF (vcf), double threes, else the eval; a
 seeded xorshift picks among moves within a margin of the best. Fixed limits,
-no clock; all buffers exist at import, a move allocates nothing. Levels 3+
-are deepsearch.
+no clock; all buffers exist at import, a move allocates nothing. Level 3 is
+deepsearch.
 """
 import candscan as C
 from candscan import _g, _WIN, _MW
@@ -73,7 +73,7 @@ def best_move(g, level):
     if level > 2:
         try:
             import deepsearch
-        except ImportError:                         # a board without levels 3+
+        except ImportError:                         # a board without level 3
             import refusal
             raise refusal.error(8, level)
         return deepsearch.best_move(g, level)

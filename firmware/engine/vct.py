@@ -1,4 +1,4 @@
-"""Victory by continuous threats: fours and open threes, for the search levels 3+.
+"""Victory by continuous threats: fours and open threes, for search level 3.
 
 vct(g, me, depth, width): the first move of a forced win for `me` (to move)
 made of fours and threes, or -1. Each three is answered by every defence
