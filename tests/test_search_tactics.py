@@ -7,6 +7,7 @@ import gomoku
 from brute import fives, position
 import search
 import upy
+import vct
 
 LEVELS = (2, 3)
 
@@ -89,6 +90,23 @@ def test_white_blocks_an_open_three_it_cannot_outpace(level):
     assert g.turn == 2
     m = ai.best_move(g, level)
     assert (m % 15, m // 15) in ((4, 7), (8, 7), (3, 7), (9, 7))
+
+
+def test_level2_when_behind_reads_a_third_ply_to_choose_its_block(monkeypatch):
+    # black's open three (8,7)-(8,9): blocking at (8,10) lets black win by
+    # continuous threats, (8,6) does not. Telling them apart takes a third
+    # ply, which level 2 reads when it stands worse (white here)
+    g = position([(9, 6), (8, 9), (8, 7), (8, 8)], [(6, 9), (7, 8), (7, 10)])
+    for x, y, lost in ((8, 10, True), (8, 6, False)):
+        g.play(x, y)
+        assert (vct.search(g, 1, 8, 12, 30000, 3000) >= 0) == lost
+        g.undo()
+    for s in (1, 2, 3, 4):
+        ai.seed(s)
+        assert ai.best_move(g, 2) == 6 * 15 + 8
+    monkeypatch.setattr(search, "_L2", search._L2[:5] + (0,) + search._L2[6:])
+    ai.seed(1)
+    assert ai.best_move(g, 2) == 10 * 15 + 8
 
 
 @pytest.mark.parametrize("level", (2, 3))

@@ -7,13 +7,14 @@ block, lost, win threat), the static eval and the count of four-points, in _g.
 _W = (0, 1, 6, 20, 30, 300, 320, 480, 4000, 4000, 30000)
 _WIN = 30000
 _MW = 10
-_mv = bytearray(3 * _MW)
-_sc = [0] * (3 * _MW)
+_mv = bytearray(4 * _MW)
+_sc = [0] * (4 * _MW)
 _g = [0] * 20
 # _g: 0 nodes, 1 node limit, 2 vcf nodes, 3 vcf limit, 4 hash, 5 stop,
 #     6 status, 7 eval, 8 status point, 9 prng, 10 fours, 11 width,
 #     12 best attack shape, 13 best defence shape, 14 its point,
-#     15 vct nodes, 16 vct limit, 17 threes (points making a three or four)
+#     15 vct nodes, 16 vct limit, 17 threes (points making a three or four),
+#     18 level 2's third-ply width (0: none)
 # status: 0 quiet, 1 five to play, 2 one five to block, 3 two, 4 win threat
 
 

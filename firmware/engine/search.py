@@ -3,7 +3,9 @@
 Level 2: the best candidates from the shape tables (candscan: threats first),
 each answered by the opponent's best few replies, each of those valued by a
 threat scan: forced blocks (of fours, and of open threes when there is no
-four to answer with) played out, VCF (vcf), double threes, else the eval; a
+four to answer with) played out, VCF (vcf), double threes, else the eval.
+When the side to move stands worse by the eval, the reply gets a few answers
+of its own too: defence needs the third ply, and it costs least there. A
 seeded xorshift picks among moves within a margin of the best. Fixed limits,
 no clock; all buffers exist at import, a move allocates nothing. Level 3 is
 deepsearch.
@@ -15,18 +17,23 @@ from vcf import vcf
 
 _rv = [0] * _MW
 _TT = 25000
-# level 2: width, root VCF nodes, all VCF nodes, margin, reply width. The
-# micro:bit's 10 s a move sets these (bench_mcu_ai: 7.4 s median); twice the
-# VCF nodes or more width measured no stronger against the references
-_L2 = (7, 10, 20, 40, 7)
+# level 2: width, root VCF nodes, all VCF nodes, margin, reply width, third
+# ply width, scans after which no third ply starts. The micro:bit's 10 s a
+# move sets these (bench_mcu_ai); twice the VCF nodes or more width measured
+# no stronger against the references, and the third ply everywhere (twice
+# the scans) no stronger than where behind
+_L2 = (7, 10, 20, 40, 7, 3, 90)
 
 
 def _leaf(g, me, ply, cut=_WIN):
     # value for `me` to move: threats from the scan, forced blocks played
     # out, VCF, double threes; at ply 1 the best few replies each valued at
-    # ply 2 (stop past `cut`); deeper an open three is blocked; else the eval
-    n = C.gen(g, 1 if ply == 1 else 2, me)
+    # ply 2, there (if _g[18], until _g[1] scans) the best few answers at
+    # ply 3, each loop stopping past `cut`; deeper an open three is blocked;
+    # else the eval
+    n = C.gen(g, ply if ply < 3 else 3, me)
     G = _g
+    G[0] += 1
     st = G[6]
     if st == 1:
         return _WIN - ply - 1
@@ -42,14 +49,14 @@ def _leaf(g, me, ply, cut=_WIN):
         if G[12] >= 600 and G[13] < 480:
             # a double three against no four: won unless a VCF defends
             return _TT - ply
-        if ply == 1 and n > 1:
-            n = min(n, _L2[4])
+        if ply < 3 and n > 1 and (ply == 1 or G[18] and G[0] < G[1]):
+            n = min(n, _L2[4] if ply == 1 else G[18])
             ev = -_WIN
             k = 0
             while k < n:
-                p = C._mv[_MW + k]
+                p = C._mv[ply * _MW + k]
                 g.play(p % 15, p // 15)
-                v = -_leaf(g, 3 - me, 2)
+                v = -_leaf(g, 3 - me, ply + 1, -ev if ev > -_WIN else _WIN)
                 g.undo()
                 if v > ev:
                     ev = v
@@ -92,6 +99,9 @@ def best_move(g, level):
     n = root(g, me)
     if n < 0:
         return G[8]
+    G[18] = L[5] if G[7] < 0 else 0
+    G[0] = 0
+    G[1] = L[6]
     G[3] = L[2]
     V = _rv
     k = 0
