@@ -99,22 +99,31 @@ def best_move(g, level):
     n = root(g, me)
     if n < 0:
         return G[8]
-    G[18] = L[5] if G[7] < 0 else 0
-    G[0] = 0
-    G[1] = L[6]
-    G[3] = L[2]
+    t = L[5] if G[7] < 0 else 0
+    f = G[2]
     V = _rv
-    k = 0
-    best = -_WIN
-    while k < n:
-        p = C._mv[k]
-        g.play(p % 15, p // 15)
-        v = -_leaf(g, 3 - me, 1, L[3] - best if best > -_WIN else _WIN)
-        g.undo()
-        V[k] = v
-        if v > best:
-            best = v
-        k += 1
+    while 1:
+        G[18] = t
+        G[0] = 0
+        G[1] = L[6]
+        G[2] = f
+        G[3] = L[2]
+        k = 0
+        best = -_WIN
+        while k < n:
+            p = C._mv[k]
+            g.play(p % 15, p // 15)
+            v = -_leaf(g, 3 - me, 1, L[3] - best if best > -_WIN else _WIN)
+            g.undo()
+            V[k] = v
+            if v > best:
+                best = v
+            k += 1
+        if best > -29000 or not t:
+            break
+        # lost at three plies whatever it plays: choose by two, which holds
+        # off what is nearest (an opponent may not find the deeper win)
+        t = 0
     return pick(C._mv, V, n, best, L[3])
 
 
