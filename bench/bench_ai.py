@@ -2,7 +2,7 @@
 
 Matches run through tools/arena.py (Gomocup brains, colours swapped in each
 pair, varied openings, freestyle, each game's search seeded from the arena's
-game number). Level 3 (bigger boards) reports their heap on the MicroPython
+game number). Level 3 (bigger boards) reports its heap on the MicroPython
 unix port; the micro:bit figures are bench_mcu_ai's.
 """
 import sys
