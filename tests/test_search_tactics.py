@@ -93,11 +93,11 @@ def test_white_blocks_an_open_three_it_cannot_outpace(level):
 
 
 def test_level2_when_behind_reads_a_third_ply_to_choose_its_block(monkeypatch):
-    # black's open three (8,7)-(8,9): blocking at (8,10) lets black win by
-    # continuous threats, (8,6) does not. Telling them apart takes a third
+    # black's open three (5,7)-(5,9): blocking at (5,6) lets black win by
+    # continuous threats, (5,10) does not. Telling them apart takes a third
     # ply, which level 2 reads when it stands worse (white here)
-    g = position([(9, 6), (8, 9), (8, 7), (8, 8)], [(6, 9), (7, 8), (7, 10)])
-    for x, y, lost in ((8, 10, True), (8, 6, False)):
+    g = position([(5, 7), (5, 8), (6, 7), (4, 9), (5, 9)], [(7, 8), (9, 7), (4, 7), (7, 6)])
+    for x, y, lost in ((5, 6, True), (5, 10, False)):
         g.play(x, y)
         assert (vct.search(g, 1, 8, 12, 30000, 3000) >= 0) == lost
         g.undo()
@@ -105,10 +105,10 @@ def test_level2_when_behind_reads_a_third_ply_to_choose_its_block(monkeypatch):
     # the module ai imports, and the patch below is on this one
     for s in (1, 2, 3, 4):
         search.seed(s)
-        assert search.best_move(g, 2) == 6 * 15 + 8
+        assert search.best_move(g, 2) == 10 * 15 + 5
     monkeypatch.setattr(search, "_L2", search._L2[:5] + (0,) + search._L2[6:])
     search.seed(1)
-    assert search.best_move(g, 2) == 10 * 15 + 8
+    assert search.best_move(g, 2) == 6 * 15 + 5
 
 
 @pytest.mark.parametrize("level", (2, 3))

@@ -92,8 +92,9 @@ def gen(g, ply, me):
     _g[12] = ma
     _g[13] = md
     _g[14] = dp
-    # eval for the side to move (weights arena-tuned)
-    e = (sa * 16 - sd * 12 + ma * 16 - md * 8) >> 4
+    # eval for the side to move: its shape counts twice the opponent's
+    # (weights arena-tuned)
+    e = ((sa + ma) * 2 - sd - md) >> 1
     _g[7] = e if -20000 < e < 20000 else (20000 if e > 0 else -20000)
     _g[6] = 0
     if nf:

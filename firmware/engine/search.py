@@ -22,7 +22,7 @@ _TT = 25000
 # move sets these (bench_mcu_ai); twice the VCF nodes or more width measured
 # no stronger against the references, and the third ply everywhere (twice
 # the scans) no stronger than where behind
-_L2 = (7, 10, 20, 40, 7, 3, 90)
+_L2 = (7, 10, 20, 40, 7, 5, 150)
 
 
 def _leaf(g, me, ply, cut=_WIN):
