@@ -89,8 +89,8 @@ def main():
     # read anywhere from 74% to 86% with the opening seed, 320 within ~2%
     match(brain(TOP), ref_b, 320, top, "ref_alphabeta (seed 001, 5 wide, 3 plies)", 90)
     match(brain(TOP), gb_b, 20, top, "gomokubench hard", 90, timeout=120)
-    # level 3, for bigger boards, against the same references; at 40 games
-    # its 91% (over 120) read 85% or 90% with the eval's weights
+    # level 3, for bigger boards, against the same references; 40 games
+    # against the reference read 85% to 90% where 120 read 91%
     match(brain(3), seed_b, 20, "level3", "seed000 scorer", 99)
     match(brain(3), ref_b, 160, "level3", "ref_alphabeta (seed 001, 5 wide, 3 plies)", 90)
     match(brain(3), gb_b, 10, "level3", "gomokubench hard", 90, timeout=120)
