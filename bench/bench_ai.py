@@ -28,15 +28,14 @@ def match(a, b, games, label_a, label_b, budget, timeout=60):
     res = arena.run_match(a, b, games=games, timeout=timeout, seed=2026, workers=2,
                           names=[label_a, label_b])
     st = res.time_stats(0)
-    black = [r for r in res.games if r.black == 0]
-    white = [r for r in res.games if r.black != 0]
+    won_b, black = res.as_black(0)
     print("%s vs %s: %.1f%% (%d won, %d lost, %d drawn of %d games; won %d of %d as black,"
           " %d of %d as white; budget >= %d%%)"
           " [%s: median %.1f ms, max %.1f ms a move on CPython; %.0f s]" % (
               label_a, label_b, 100 * res.score(0), res.wins(0), res.wins(1), res.draws(),
-              len(res.games), sum(r.winner == 0 for r in black), len(black),
-              sum(r.winner == 0 for r in white), len(white), budget, label_a,
-              st["median"] * 1000, st["max"] * 1000, time.monotonic() - t0), flush=True)
+              len(res.games), won_b, black, res.wins(0) - won_b, len(res.games) - black,
+              budget, label_a, st["median"] * 1000, st["max"] * 1000,
+              time.monotonic() - t0), flush=True)
     faults = [r.reason for r in res.games if "five" not in r.reason and r.reason != "draw"]
     if faults:
         print("  faults: " + "; ".join(faults[:4]))

@@ -260,6 +260,11 @@ class MatchResult:
     def draws(self):
         return sum(1 for r in self.games if r.winner is None)
 
+    def as_black(self, i):
+        """(games won, games played) by engine i as black."""
+        games = [r for r in self.games if r.black == i]
+        return sum(1 for r in games if r.winner == i), len(games)
+
     def score(self, i):
         """Fraction of points for engine i: win 1, draw 1/2."""
         if not self.games:
@@ -284,7 +289,7 @@ class MatchResult:
                "%-40s %5s %5s %5s %6s %7s %9s %9s" % (
                    "engine", "win", "loss", "draw", "score", "as blk", "med ms", "max ms")]
         for i in (0, 1):
-            as_black = sum(1 for r in self.games if r.black == i and r.winner == i)
+            as_black = self.as_black(i)[0]
             st = self.time_stats(i)
             out.append("%-40s %5d %5d %5d %5.1f%% %7d %9.1f %9.1f" % (
                 self.names[i][-40:], self.wins(i), self.wins(1 - i), self.draws(),
