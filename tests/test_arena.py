@@ -63,6 +63,7 @@ def test_illegal_move_loses_and_colours_swap(tmp_path):
     for a, b in zip(res.games[0::2], res.games[1::2]):
         assert a.opening == b.opening
         assert (a.black, a.white) == (b.white, b.black) == (0, 1)
+    assert res.as_black(0) == (2, 2) and res.as_black(1) == (0, 2)
     assert "100.0%" in res.table()
 
 
