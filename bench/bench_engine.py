@@ -16,6 +16,7 @@ for p in (ROOT / "firmware" / "engine", ROOT / "tests", ROOT / "tools", ROOT):
 import ai  # noqa: E402
 import engine_match  # noqa: E402
 import gomoku  # noqa: E402
+import renju  # noqa: E402
 import upy  # noqa: E402
 
 
@@ -28,7 +29,7 @@ def memory():
     tables = len(g.board) + len(g.pat)
     print("board + pattern tables: %d bytes (board %d, tables %d; budget <= 1024) %s"
           % (tables, len(g.board), len(g.pat), verdict(tables <= 1024)))
-    print("move history: %d bytes; shared line buffers: 37 bytes" % len(g.hist))
+    print("move history: %d bytes; renju's line buffer: %d bytes" % (len(g.hist), len(renju.LINE)))
 
 
 def cpython_speed():

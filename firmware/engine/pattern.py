@@ -2,55 +2,64 @@
 from shapes import T as _T, TRX as _TRX
 
 STEP = (1, 15, 16, 14)
-# LINE: the 21 points centred on a point along one direction (line() fills
-# it: 0 empty, 1 black, 2 white, 3 off the board); update and renju share it
-LINE = bytearray(21)
-
-
-def line(bd, i, d):
-    # LINE[10 + k] = the point k steps from i along direction d (on the
-    # board: its column x in 0..14 and its index p in 0..224)
-    ln = LINE
-    st = STEP[d]
-    dx = 0 if d == 1 else -1 if d == 3 else 1
-    x = i % 15 - 10 * dx
-    p = i - 10 * st
-    for k in range(21):
-        ln[k] = bd[p >> 2] >> ((p & 3) << 1) & 3 if (x | p) >= 0 and x < 15 and p < 225 else 3
-        x += dx
-        p += st
 
 
 def update(g, i, s):
     # put stone s on point i (0: take it away) and recompute the codes that
     # see it: within 5 of it on its 4 lines, up to each colour's first
-    # blocker. No deeper calls than line(): the micro:bit's C stack holds
-    # only a few Python frames.
+    # blocker. No deeper calls: the micro:bit's C stack holds only a few
+    # Python frames.
     bd = g.board
     w = (i & 3) << 1
     bd[i >> 2] = bd[i >> 2] & ~(3 << w) | s << w
     pat = g.pat
-    ln = LINE
+    x0 = i % 15
+    y0 = i // 15
     for d in range(4):
-        st = STEP[d] << 2           # from a point's codes to the next one's
-        line(bd, i, d)
-        # LINE as bits: LINE[k] is bit k - 1 of a, b and bit 20 - k of x, y,
-        # set where the point blocks black (white, off the board: a, x) or
-        # white (black, off: b, y)
-        a = b = x = y = k = 0
-        for v in ln:
-            if v:
-                if v & 2:
-                    a |= 1 << k
-                    x |= 0x100000 >> k
-                if v & 1:
-                    b |= 1 << k
-                    y |= 0x100000 >> k
+        st = STEP[d]
+        # the 21 points centred on i along d, k = 0..20 (i at 10), as bits:
+        # bit k - 1 of a, b and bit 20 - k of x, y set where the point
+        # blocks black (white or off the board: a, x) or white (black or
+        # off: b, y). On the board: k = 10 - bk .. 10 + fw; read only those.
+        if d == 0:
+            bk = x0
+            fw = 14 - x0
+        elif d == 1:
+            bk = y0
+            fw = 14 - y0
+        elif d == 2:
+            bk = x0 if x0 < y0 else y0
+            fw = 14 - (x0 if x0 > y0 else y0)
+        else:
+            bk = 14 - x0 if 14 - x0 < y0 else y0
+            fw = x0 if x0 < 14 - y0 else 14 - y0
+        if bk > 10:
+            bk = 10
+        if fw > 10:
+            fw = 10
+        # off the board (a: bit k for now, shifted below)
+        a = (1 << 10 - bk) - 1 | 0x1FFFFF >> 11 + fw << 11 + fw
+        x = (1 << 10 - fw) - 1 | 0x1FFFFF >> 11 + bk << 11 + bk
+        b = a
+        y = x
+        p = i - bk * st
+        k = 10 - bk
+        while k <= 10 + fw:
+            v = bd[p >> 2] >> ((p & 3) << 1) & 3
+            if v == 2:
+                a |= 1 << k
+                x |= 0x100000 >> k
+            elif v:
+                b |= 1 << k
+                y |= 0x100000 >> k
+            p += st
             k += 1
         a >>= 1
         b >>= 1
+        st <<= 2                   # from a point's codes to the next one's
         ns = (d & 1) << 2
         keep = 0xF0 >> ns
+        o = x | y                  # bit 20 - k: point k is not empty
         for c in range(2):
             # side codes (1 << n) | own bits, nearest point lowest, n up to
             # the first blocker: 4 points for a colour that wins with five
@@ -64,8 +73,7 @@ def update(g, i, s):
                 z = 10 + e * (5 + ex)
                 j = (i << 2) + (e >> 1) * st + (c << 1) + (d >> 1)
                 while k != z:
-                    v = ln[k]
-                    if not v:
+                    if not o >> 20 - k & 1:
                         s = x >> 21 - k | top
                         s &= -s
                         s |= y >> 21 - k & s - 1
@@ -85,7 +93,7 @@ def update(g, i, s):
                         pat[j] = pat[j] & keep | s << ns
                     elif k == 10:
                         pat[j] &= keep
-                    elif v != c + 1:
+                    elif x >> 20 - k & 1:
                         break
                     k += e
                     j += e * st

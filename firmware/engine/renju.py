@@ -1,5 +1,23 @@
 """Renju forbidden points for black, read from the shape tables."""
-from pattern import LINE, STEP, line
+from pattern import STEP
+
+# LINE: the 21 points centred on a point along one direction (line() fills
+# it: 0 empty, 1 black, 2 white, 3 off the board)
+LINE = bytearray(21)
+
+
+def line(bd, i, d):
+    # LINE[10 + k] = the point k steps from i along direction d (on the
+    # board: its column x in 0..14 and its index p in 0..224)
+    ln = LINE
+    st = STEP[d]
+    dx = 0 if d == 1 else -1 if d == 3 else 1
+    x = i % 15 - 10 * dx
+    p = i - 10 * st
+    for k in range(21):
+        ln[k] = bd[p >> 2] >> ((p & 3) << 1) & 3 if (x | p) >= 0 and x < 15 and p < 225 else 3
+        x += dx
+        p += st
 
 
 # why(g, i) -> 0 if black may play the empty point i, else 1 double three,
