@@ -106,7 +106,7 @@ def test_level2_when_behind_reads_a_third_ply_to_choose_its_block(monkeypatch):
     for s in (1, 2, 3, 4):
         search.seed(s)
         assert search.best_move(g, 2) == 10 * 15 + 5
-    monkeypatch.setattr(search, "_L2", search._L2[:5] + (0,) + search._L2[6:])
+    monkeypatch.setattr(search, "_L2", search._L2[:4] + (0,) + search._L2[5:])  # no third ply
     search.seed(1)
     assert search.best_move(g, 2) == 6 * 15 + 5
 

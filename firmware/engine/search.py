@@ -1,9 +1,10 @@
 """Search levels for ai.best_move; level 2 (the handheld's top) lives here.
 
-Level 2: the best candidates from the shape tables (candscan: threats first),
-each answered by the opponent's best few replies, each of those valued by a
-threat scan: forced blocks (of fours, and of open threes when there is no
-four to answer with) played out, VCF (vcf), double threes, else the eval.
+Level 2: a win by continuous fours (vcf) if it has one, else the best
+candidates from the shape tables (candscan: threats first), each answered by
+the opponent's best few replies, each of those valued by a threat scan:
+forced blocks (of fours, and of open threes when there is no four to answer
+with) played out, double threes, else the eval.
 When the side to move stands worse by the eval, the reply gets a few answers
 of its own too: defence needs the third ply, and it costs least there. A
 seeded xorshift picks among moves within a margin of the best. Fixed limits,
@@ -17,17 +18,18 @@ from vcf import vcf
 
 _rv = [0] * _MW
 _TT = 25000
-# level 2: width, root VCF nodes, all VCF nodes, margin, reply width, third
-# ply width, scans after which no third ply starts. The micro:bit's 10 s a
-# move sets these (bench_mcu_ai); twice the VCF nodes or more width measured
-# no stronger against the references, and the third ply everywhere (twice
-# the scans) no stronger than where behind
-_L2 = (7, 10, 20, 40, 7, 5, 150)
+# level 2: width, root VCF nodes, margin, reply width, third ply width,
+# scans after which no third ply starts. The micro:bit's 10 s a move sets
+# these (bench_mcu_ai); more width measured no stronger against the
+# references, the third ply everywhere (twice the scans) no stronger than
+# where behind. VCF at the leaves too (20 nodes a move) cost a third of the
+# time and won no more games (docs/AI.md)
+_L2 = (7, 10, 40, 7, 5, 150)
 
 
 def _leaf(g, me, ply, cut=_WIN):
     # value for `me` to move: threats from the scan, forced blocks played
-    # out, VCF, double threes; at ply 1 the best few replies each valued at
+    # out, double threes; at ply 1 the best few replies each valued at
     # ply 2, there (if _g[18], until _g[1] scans) the best few answers at
     # ply 3, each loop stopping past `cut`; deeper an open three is blocked;
     # else the eval
@@ -44,13 +46,11 @@ def _leaf(g, me, ply, cut=_WIN):
     ev = G[7]
     p = G[8] if st == 2 else -1
     if st == 0:
-        if G[10] and G[2] < G[3] and vcf(g, me) >= 0:
-            return _WIN - ply - 5
         if G[12] >= 600 and G[13] < 480:
             # a double three against no four: won unless a VCF defends
             return _TT - ply
         if ply < 3 and n > 1 and (ply == 1 or G[18] and G[0] < G[1]):
-            n = min(n, _L2[4] if ply == 1 else G[18])
+            n = min(n, _L2[3] if ply == 1 else G[18])
             ev = -_WIN
             k = 0
             while k < n:
@@ -99,21 +99,18 @@ def best_move(g, level):
     n = root(g, me)
     if n < 0:
         return G[8]
-    t = L[5] if G[7] < 0 else 0
-    f = G[2]
+    t = L[4] if G[7] < 0 else 0
     V = _rv
     while 1:
         G[18] = t
         G[0] = 0
-        G[1] = L[6]
-        G[2] = f
-        G[3] = L[2]
+        G[1] = L[5]
         k = 0
         best = -_WIN
         while k < n:
             p = C._mv[k]
             g.play(p % 15, p // 15)
-            v = -_leaf(g, 3 - me, 1, L[3] - best if best > -_WIN else _WIN)
+            v = -_leaf(g, 3 - me, 1, L[2] - best if best > -_WIN else _WIN)
             g.undo()
             V[k] = v
             if v > best:
@@ -124,7 +121,7 @@ def best_move(g, level):
         # lost at three plies whatever it plays: choose by two, which holds
         # off what is nearest (an opponent may not find the deeper win)
         t = 0
-    return pick(C._mv, V, n, best, L[3])
+    return pick(C._mv, V, n, best, L[2])
 
 
 def root(g, me):
