@@ -32,7 +32,7 @@ def update(g, i, s):
                 bk = y0
             if 14 - y0 < fw:
                 fw = 14 - y0
-        a = (1 << 10 - bk) - 1 | 0x1FFFFF >> 11 + fw << 11 + fw
+        a = (1 << 10 - bk) - 1 | 0x1FFFFF >> 11 + fw << 11 + fw   # off the board
         b = a
         p = i - bk * st
         k = 10 - bk
@@ -62,6 +62,7 @@ def update(g, i, s):
                 j = (i << 2) + (e >> 1) * st + (c << 1) + (d >> 1)
                 while k != z:
                     if not o >> k & 1:
+                        # before k: its 5 points reversed, nearest lowest
                         s = _REV[a >> k - 5 & 31] | top
                         s &= -s
                         s |= _REV[b >> k - 5 & 31] & s - 1
