@@ -116,3 +116,37 @@ def test_reference_brain_answers_protocol_and_survives_bad_input():
 def test_arena_cli_rejects_bad_game_count(bad):
     with pytest.raises(SystemExit):
         arena.main([REF, REF, "--games", str(bad)])
+
+
+@pytest.mark.parametrize("a, b, cmd_b", [
+    ("2", "ref", "%s tools/ref_alphabeta.py" % PY),
+    ("2", "2", "%s tools/pbrain.py --level 2 --seed {seed}" % PY),
+])
+def test_quickmatch_plays_the_arenas_games_move_for_move(a, b, cmd_b):
+    # in one process, with each player's PRNG kept apart, the arena's games
+    import quickmatch
+    cmd_a = "%s tools/pbrain.py --level 2 --seed {seed}" % PY
+    res = arena.run_match(cmd_a, cmd_b, games=2, seed=5, timeout=60, workers=2)
+    pa, pb = quickmatch.player(a), quickmatch.player(b)
+    op = arena.openings(1, seed=5)[0]
+    for n, rec in enumerate(res.games):
+        black, white = (pa, pb) if n == 0 else (pb, pa)
+        winner, moves = quickmatch.play_game(black, white, op, seed=5 * 1000 + n)
+        assert rec.opening == op and moves == rec.moves
+        assert winner == (1 if rec.winner == rec.black else 2)
+
+
+def test_quickmatch_tallies_by_colour_and_rejects_unknown_players(capsys):
+    import quickmatch
+    lost = []
+    wb, n, ww, dr = quickmatch.run_match(quickmatch.player("1"), quickmatch.player("seed"),
+                                         games=8, seed=3, lost=lambda *game: lost.append(game))
+    assert n == 4 and wb + ww + dr + len(lost) == 8
+    for op, moves in lost:           # a lost game, replayed, ends in a five
+        g = gomoku.Game()
+        for x, y in op + moves:
+            g.play(x, y)
+        assert g.winner in (1, 2)
+    with pytest.raises(SystemExit):
+        quickmatch.main(["2", "alphazero"])
+    assert "unknown player 'alphazero'" in capsys.readouterr().err

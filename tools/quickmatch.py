@@ -1,0 +1,151 @@
+"""The arena's games in one process: for comparing engine variants quickly.
+
+`tools/arena.py` runs each player as a Gomocup brain in a process of its
+own. This plays the same games without the processes: the same openings,
+the same per-game seeds, colours swapped in each pair, each player its own
+PRNG. A game against a reference player is move for move the arena's game
+(tests/test_arena.py checks it); a match runs about eight times faster, so
+the 640 games and more that docs/AI.md asks of a comparison take a minute
+or two. A player is a level of this engine (1, 2, 3), `ref`
+(tools/ref_alphabeta.py, 5 wide, 3 plies) or `seed` (tools/seed_scorer.py).
+
+    .venv/bin/python tools/quickmatch.py 2 ref --seeds 11-18
+    .venv/bin/python tools/quickmatch.py 2 seed --seeds 11 --losses
+"""
+import argparse
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import arena  # noqa: E402  (puts firmware/engine on sys.path)
+import ai  # noqa: E402
+import ref_alphabeta  # noqa: E402
+import seed_scorer  # noqa: E402
+from candscan import _g  # noqa: E402
+
+_PRNG = 9          # the _g slot holding the search levels' xorshift state
+
+
+class Level:
+    """A level of this engine with a PRNG of its own, as in its own brain."""
+
+    def __init__(self, level):
+        self.name = "level%d" % level
+        self.level = level
+        self.state = 0
+
+    def start(self, seed):
+        ai.seed(seed)                   # what pbrain's --seed does
+        self.state = _g[_PRNG]
+
+    def move(self, g):
+        _g[_PRNG] = self.state
+        m = ai.best_move(g, self.level)
+        self.state = _g[_PRNG]
+        return m
+
+
+class Reference:
+    """ref_alphabeta or the seed scorer: deterministic, no seed."""
+
+    def __init__(self, name):
+        if name not in ("ref", "seed"):
+            raise ValueError("unknown player %r: a level (1, 2, 3), ref or seed" % name)
+        self.name = "ref_alphabeta" if name == "ref" else "seed000 scorer"
+        self.ref = name == "ref"
+
+    def start(self, seed):
+        pass
+
+    def move(self, g):
+        if not self.ref:
+            return seed_scorer.best_move(g)
+        grid = [[g.stone(x, y) for x in range(15)] for y in range(15)]
+        x, y = ref_alphabeta.choose(grid, g.turn, g.rule)
+        return y * 15 + x
+
+
+def player(name):
+    """A player from its command-line name: 1, 2, 3, ref or seed."""
+    return Level(int(name)) if name.isdigit() else Reference(name)
+
+
+def play_game(black, white, opening, rule=arena.FREESTYLE, seed=0):
+    """(winner colour or 0 for a draw, moves after the opening), as the arena
+    plays it with game seed `seed`."""
+    g = arena._gomoku().Game(rule=rule)
+    for x, y in opening:
+        g.play(x, y)
+    black.start(seed * 2 + 1)
+    white.start(seed * 2 + 2)
+    moves = []
+    while not g.winner and g.moves < 225:
+        m = (black if g.turn == 1 else white).move(g)
+        g.play(m % 15, m // 15)
+        moves.append((m % 15, m // 15))
+    return g.winner, moves
+
+
+def run_match(a, b, games=80, seed=1, rule=arena.FREESTYLE, lost=None):
+    """Player a against b as arena.run_match pairs them: [won as black,
+    pairs, won as white, draws]; a's lost games go to lost(opening, moves)."""
+    wb = ww = dr = 0
+    ops = arena.openings((games + 1) // 2, seed=seed, rule=rule)
+    for k, op in enumerate(ops):
+        for colour in (1, 2):
+            n = 2 * k + colour - 1
+            black, white = (a, b) if colour == 1 else (b, a)
+            w, moves = play_game(black, white, op, rule, seed * 1000 + n)
+            if w == colour:
+                if colour == 1:
+                    wb += 1
+                else:
+                    ww += 1
+            elif not w:
+                dr += 1
+            elif lost:
+                lost(op, moves)
+    return wb, len(ops), ww, dr
+
+
+def _seeds(text):
+    out = []
+    for part in text.split(","):
+        lo, _, hi = part.partition("-")
+        out += range(int(lo), int(hi or lo) + 1)
+    return out
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("a", help="player: a level (1, 2, 3), ref or seed")
+    ap.add_argument("b", help="its opponent")
+    ap.add_argument("--games", type=int, default=80, help="games per opening seed")
+    ap.add_argument("--seeds", default="1", help="opening seeds, e.g. 11-18 or 11,19")
+    ap.add_argument("--rule", type=int, default=0, choices=(0, 1, 4),
+                    help="0 freestyle, 1 standard, 4 renju")
+    ap.add_argument("--losses", action="store_true",
+                    help="print a's lost games: opening, then the moves")
+    args = ap.parse_args(argv)
+    try:
+        a, b = player(args.a), player(args.b)
+        seeds = _seeds(args.seeds)
+    except ValueError as e:
+        ap.error(str(e))
+    show = (lambda op, mv: print("lost", op, mv)) if args.losses else None
+    t0 = time.time()
+    tot = [0, 0, 0, 0]
+    for s in seeds:
+        r = run_match(a, b, args.games, s, args.rule, show)
+        tot = [x + y for x, y in zip(tot, r)]
+        print("seed %d: won %d of %d as black, %d of %d as white, %d drawn"
+              % (s, r[0], r[1], r[2], r[1], r[3]), flush=True)
+    wb, n, ww, dr = tot
+    print("%s vs %s: %.1f%% (won %d of %d as black, %d of %d as white, %d drawn; %.0f s)"
+          % (a.name, b.name, 50.0 * (wb + ww) / n, wb, n, ww, n, dr, time.time() - t0))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
