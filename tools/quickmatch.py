@@ -3,10 +3,9 @@
 `tools/arena.py` runs each player as a Gomocup brain in a process of its
 own. This plays the same games without the processes: the same openings,
 the same per-game seeds, colours swapped in each pair, each player its own
-PRNG. A game against a reference player is move for move the arena's game
-(tests/test_arena.py checks it); a match runs about eight times faster, so
-the 640 games and more that docs/AI.md asks of a comparison take a minute
-or two. A player is a level of this engine (1, 2, 3), `ref`
+PRNG. Every game is move for move the arena's (tests/test_arena.py checks
+it), in half the arena's CPU time, and a lost game can be printed for
+replaying. A player is a level of this engine (1, 2, 3), `ref`
 (tools/ref_alphabeta.py, 5 wide, 3 plies) or `seed` (tools/seed_scorer.py).
 
     .venv/bin/python tools/quickmatch.py 2 ref --seeds 11-18
