@@ -137,8 +137,9 @@ class Device:
         self._hand = None
         self.sleeps = 0             # the firmware's sleep_ms calls so far
         self._down_at = {}          # button -> (us, sleeps) when pressed
-        self._letting_go = {}       # button -> [due_us, sleeps, queued
-                                    #            taps, down, hold_ms]
+        self._letting_go = {}       # button -> (due_us, sleeps) to release
+        self._taps = []             # (button, hold_ms) typed, in order
+        self._gap = (0, 0)          # (us, sleeps) before the next tap
         self.lcd = self._attach_lcd() if lcd else None
         self.gyro = None
         self.tilt_source = None
@@ -188,9 +189,12 @@ class Device:
     # behind: a tap released after a fixed time may come and go between two
     # of the firmware's polls, as if never pressed. There a key is held
     # until it has been down hold_ms AND the firmware has slept (so polled
-    # its buttons) TAP_SLEEPS times since it went down.
+    # its buttons) TAP_SLEEPS times since it went down. Taps are played one
+    # after another, as typed: a terminal that reads two keys at once (the
+    # host was busy) must not press them together, or the firmware sees
+    # them in its own button order.
     TAP_SLEEPS = 3
-    _TAP_GAP_MS = 40        # between two taps of one key typed quickly
+    _TAP_GAP_MS = 40        # between two taps typed quickly
 
     def press(self, name):
         self.buttons.press(name)
@@ -205,22 +209,19 @@ class Device:
         """Release once the press has surely been seen (see TAP_SLEEPS):
         a front end's key-up or mouse-up."""
         t0, s0 = self._down_at.get(name, (sim_clock.now_us(), self.sleeps))
-        q = self._letting_go.get(name)
-        queued = q[2] if q else 0
-        self._letting_go[name] = [t0 + hold_ms * 1000, s0 + self.TAP_SLEEPS,
-                                  queued, True, hold_ms]
+        self._letting_go[name] = (t0 + hold_ms * 1000, s0 + self.TAP_SLEEPS)
         self._let_go_due()
 
     def tap(self, name, hold_ms=80):
         """Press now, release hold_ms later; on the wall clock not before
-        the firmware has polled it (a second tap of a key still held waits
-        its turn)."""
+        the firmware has polled it, and not before the taps typed earlier
+        have been released."""
         if not _wall_clock():
             self.buttons.tap(name, hold_ms)
             return
-        q = self._letting_go.get(name)
-        if q is not None:
-            q[2] += 1
+        if self._letting_go or self._taps:
+            self._taps.append((name, hold_ms))
+            self._let_go_due()
             return
         self.press(name)
         self.let_go(name, hold_ms)
@@ -228,27 +229,22 @@ class Device:
     def _slept(self):
         """The firmware slept: it has had a chance to poll its buttons."""
         self.sleeps += 1
-        if self._letting_go:
+        if self._letting_go or self._taps:
             self._let_go_due()
 
     def _let_go_due(self):
         now = sim_clock.now_us()
-        for name, q in list(self._letting_go.items()):
-            due, sleeps, queued, down, hold = q
-            if now < due or self.sleeps < sleeps:
-                continue
-            if down:
-                self.buttons.release(name)
-                self._down_at.pop(name, None)
-                if not queued:
-                    del self._letting_go[name]
-                    continue
-                q[:] = [now + self._TAP_GAP_MS * 1000,
-                        self.sleeps + self.TAP_SLEEPS, queued, False, hold]
-            else:               # the next tap typed while this one was held
-                self.press(name)
-                q[:] = [now + hold * 1000, self.sleeps + self.TAP_SLEEPS,
-                        queued - 1, True, hold]
+        for name, (due, sleeps) in list(self._letting_go.items()):
+            if now >= due and self.sleeps >= sleeps:
+                self.release(name)
+                self._gap = (now + self._TAP_GAP_MS * 1000,
+                             self.sleeps + self.TAP_SLEEPS)
+        if (self._taps and not self._letting_go and now >= self._gap[0]
+                and self.sleeps >= self._gap[1]):
+            name, hold_ms = self._taps.pop(0)
+            self.press(name)
+            self._letting_go[name] = (now + hold_ms * 1000,
+                                      self.sleeps + self.TAP_SLEEPS)
 
     def hand(self):
         """The Hand that tilts this device to target angles (front ends)."""

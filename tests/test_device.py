@@ -401,6 +401,30 @@ def test_wall_clock_taps_wait_for_the_firmware_to_poll(tmp_path):
     assert seen == [True, False, True, False]
 
 
+def test_wall_clock_taps_of_two_keys_keep_their_order(tmp_path):
+    """A terminal that reads two keys at once (its host was busy) must not
+    press them together: the firmware would take them in its own button
+    order, and Left then Enter would place before stepping."""
+    import time
+    import sim_clock
+    dev = device.Device(board_sim, str(tmp_path))
+    sim_clock.set_real(True)
+    try:
+        dev.tap("left", 80)
+        dev.tap("place", 80)            # read in the same chunk
+        seen = []
+        end = time.monotonic() + 2
+        while time.monotonic() < end and len(seen) < 5:
+            time.sleep(0.03)
+            down = tuple(k for k in ("left", "place") if dev.buttons.is_pressed(k))
+            if not seen or seen[-1] != down:
+                seen.append(down)
+            dev._slept()
+    finally:
+        sim_clock.set_real(False)
+    assert seen == [("left",), (), ("place",), ()]
+
+
 def test_terminal_arrow_press_is_one_cursor_step(tmp_path):
     """An arrow press is one joystick tap: one cursor step, never two."""
     import sim_clock
