@@ -150,3 +150,25 @@ def test_quickmatch_tallies_by_colour_and_rejects_unknown_players(capsys):
     with pytest.raises(SystemExit):
         quickmatch.main(["2", "alphazero"])
     assert "unknown player 'alphazero'" in capsys.readouterr().err
+
+
+def test_quickmatch_counts_a_full_board_as_a_draw():
+    import quickmatch
+
+    class Filler:
+        # fills its colour of a pattern with no five anywhere: the board
+        # fills up (225 moves) with no winner
+        name = "filler"
+
+        def __init__(self, colour):
+            self.todo = [y * 15 + x for y in range(15) for x in range(15)
+                         if ((x // 2) + y) % 2 == colour - 1]
+
+        def start(self, seed):
+            pass
+
+        def move(self, g):
+            return self.todo.pop(0)
+
+    winner, moves = quickmatch.play_game(Filler(1), Filler(2), ())
+    assert (winner, len(moves)) == (0, 225)

@@ -197,7 +197,7 @@ def play_game(cmd_black, cmd_white, opening=(), rule=FREESTYLE, timeout=30.0,
         for color, cmd in ((1, cmd_black), (2, cmd_white)):
             idx = idx_black if color == 1 else idx_white
             try:
-                b = Brain(cmd.replace("{seed}", str(seed * 2 + color)))
+                b = Brain(cmd.replace("{seed}", str(brain_seed(seed, color))))
                 brains[color] = b
                 b.send("START %d" % SIZE)
                 reply = b.readline(timeout)
@@ -302,21 +302,35 @@ class MatchResult:
         return "\n".join(out)
 
 
+def schedule(games, seed=1, rule=FREESTYLE):
+    """A match's games: (opening, the first player has black, game seed),
+    `games` rounded up to pairs, colours swapped in each pair."""
+    for k, op in enumerate(openings((games + 1) // 2, seed=seed, rule=rule)):
+        yield op, True, seed * 1000 + 2 * k
+        yield op, False, seed * 1000 + 2 * k + 1
+
+
+def brain_seed(game_seed, color):
+    """The number a `{seed}` in the command of the brain playing `color`
+    stands for in the game with seed `game_seed`."""
+    return game_seed * 2 + color
+
+
 def run_match(cmd_a, cmd_b, games=10, rule=FREESTYLE, timeout=30.0, seed=1,
               workers=2, names=None, progress=None):
     """Play `games` games (rounded up to pairs), colours swapped in each pair."""
-    pairs = (games + 1) // 2
-    ops = openings(pairs, seed=seed, rule=rule)
     jobs = []
-    for k, op in enumerate(ops):
-        jobs.append((cmd_a, cmd_b, op, 0, 1, 2 * k))
-        jobs.append((cmd_b, cmd_a, op, 1, 0, 2 * k + 1))
+    for op, a_black, n in schedule(games, seed, rule):
+        if a_black:
+            jobs.append((cmd_a, cmd_b, op, 0, 1, n))
+        else:
+            jobs.append((cmd_b, cmd_a, op, 1, 0, n))
     lock = threading.Lock()
 
     def one(job):
         cb, cw, op, ib, iw, n = job
         rec = play_game(cb, cw, op, rule=rule, timeout=timeout, idx_black=ib,
-                        idx_white=iw, seed=seed * 1000 + n)
+                        idx_white=iw, seed=n)
         if progress:
             with lock:
                 progress(rec)

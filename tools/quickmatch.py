@@ -76,36 +76,34 @@ def play_game(black, white, opening, rule=arena.FREESTYLE, seed=0):
     g = arena._gomoku().Game(rule=rule)
     for x, y in opening:
         g.play(x, y)
-    black.start(seed * 2 + 1)
-    white.start(seed * 2 + 2)
+    black.start(arena.brain_seed(seed, 1))
+    white.start(arena.brain_seed(seed, 2))
     moves = []
-    while not g.winner and g.moves < 225:
+    while not g.winner:
         m = (black if g.turn == 1 else white).move(g)
         g.play(m % 15, m // 15)
         moves.append((m % 15, m // 15))
-    return g.winner, moves
+    return (g.winner if g.winner < 3 else 0), moves     # 3: a full board
 
 
 def run_match(a, b, games=80, seed=1, rule=arena.FREESTYLE, lost=None):
-    """Player a against b as arena.run_match pairs them: [won as black,
-    pairs, won as white, draws]; a's lost games go to lost(opening, moves)."""
-    wb = ww = dr = 0
-    ops = arena.openings((games + 1) // 2, seed=seed, rule=rule)
-    for k, op in enumerate(ops):
-        for colour in (1, 2):
-            n = 2 * k + colour - 1
-            black, white = (a, b) if colour == 1 else (b, a)
-            w, moves = play_game(black, white, op, rule, seed * 1000 + n)
-            if w == colour:
-                if colour == 1:
-                    wb += 1
-                else:
-                    ww += 1
-            elif not w:
-                dr += 1
-            elif lost:
-                lost(op, moves)
-    return wb, len(ops), ww, dr
+    """Player a against b, the games of arena.run_match: (won as black,
+    pairs, won as white, draws); a's lost games go to lost(opening, moves)."""
+    wb = ww = dr = pairs = 0
+    for op, a_black, n in arena.schedule(games, seed, rule):
+        pairs += a_black
+        black, white = (a, b) if a_black else (b, a)
+        w, moves = play_game(black, white, op, rule, n)
+        if not w:
+            dr += 1
+        elif w == (1 if a_black else 2):
+            if a_black:
+                wb += 1
+            else:
+                ww += 1
+        elif lost:
+            lost(op, moves)
+    return wb, pairs, ww, dr
 
 
 def _seeds(text):
