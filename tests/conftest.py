@@ -2,6 +2,8 @@
 import sys
 from pathlib import Path
 
+import pytest
+
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import upy  # noqa: E402
 
@@ -10,3 +12,11 @@ for p in reversed(upy.FIRMWARE_PATH):
         sys.path.insert(0, str(p))
 if str(upy.ROOT) not in sys.path:
     sys.path.insert(0, str(upy.ROOT))
+
+
+@pytest.fixture
+def flash(tmp_path, monkeypatch):
+    """The device's flash: a fresh folder, the working directory for the test
+    (the firmware's files, like the save, live in the current directory)."""
+    monkeypatch.chdir(tmp_path)
+    return tmp_path

@@ -2,8 +2,6 @@
 MPU6050 and three keys (no joystick), the Pico-LCD-1.3 in its hat's
 rotation, the simulator's board: menu by keys, cursor by tilt, stones by
 pixels."""
-import os
-
 import pytest
 
 import host_sim
@@ -20,25 +18,20 @@ BOARDS = [board_sim, board_pico_lcd13, board_esp32_ili9341]
 
 
 @pytest.mark.parametrize("board", BOARDS, ids=lambda b: b.NAME)
-def test_two_player_moves_by_tilt_and_keys(board, tmp_path):
+def test_two_player_moves_by_tilt_and_keys(board, flash):
     view = layout(board)
-    old = os.getcwd()
-    os.chdir(tmp_path)
-    try:
-        s = Script()
-        s.start_two_players()
-        a, b = 5 * 15 + 9, 9 * 15 + 4
-        s.place(a, how="tilt")
-        s.place(b, how="tilt")
-        s.wait(300)
-        s.snap("stones", [stone_point(view, i) for i in range(225)])
-        s.snap("cursor", [view.origin(i) for i in range(225)])
-        s.tap("back")       # undo white
-        s.wait(300)
-        s.snap("undone", [stone_point(view, i) for i in range(225)])
-        dev = run_device(board, s.end(), str(tmp_path))
-    finally:
-        os.chdir(old)
+    s = Script()
+    s.start_two_players()
+    a, b = 5 * 15 + 9, 9 * 15 + 4
+    s.place(a, how="tilt")
+    s.place(b, how="tilt")
+    s.wait(300)
+    s.snap("stones", [stone_point(view, i) for i in range(225)])
+    s.snap("cursor", [view.origin(i) for i in range(225)])
+    s.tap("back")       # undo white
+    s.wait(300)
+    s.snap("undone", [stone_point(view, i) for i in range(225)])
+    dev = run_device(board, s.end(), str(flash))
     want = [0] * 225
     want[a] = bv.BLACK
     want[b] = bv.WHITE
@@ -61,30 +54,25 @@ def test_missing_display_is_named_and_retried(tmp_path, capsys):
                      "miso=19 cs=5 dc=4 rst=15)") >= 2   # at boot, on retry
 
 
-def test_missing_radio_is_named_and_wireless_is_not_offered(tmp_path, capsys):
+def test_missing_radio_is_named_and_wireless_is_not_offered(flash, capsys):
     view = layout(board_sim)
-    old = os.getcwd()
-    os.chdir(tmp_path)
-    try:
-        s = Script(start_ms=700)
-        s.snap("note", [(x, y) for x in range(0, 240, 3)
-                        for y in range(0, 80, 2)])
-        s.tap("place")      # dismiss the note
-        s.tap("menu")       # Mode
-        s.tap("place")      # 2 players
-        s.tap("place")      # vs AI again: no third mode without a radio
-        import app
-        lines = 4 if len(app.ai_levels()) > 1 else 3
-        for _ in range(lines):
-            s.tap("menu")   # (Level when there are levels) Rule, Black, Start
-        s.tap("place")
-        s.wait(300)
-        s.place(7 * 15 + 8)
-        s.wait(400)
-        s.snap("stones", [stone_point(view, i) for i in range(225)])
-        dev = run_device(board_sim, s.end(), str(tmp_path), radio=False)
-    finally:
-        os.chdir(old)
+    s = Script(start_ms=700)
+    s.snap("note", [(x, y) for x in range(0, 240, 3)
+                    for y in range(0, 80, 2)])
+    s.tap("place")      # dismiss the note
+    s.tap("menu")       # Mode
+    s.tap("place")      # 2 players
+    s.tap("place")      # vs AI again: no third mode without a radio
+    import app
+    lines = 4 if len(app.ai_levels()) > 1 else 3
+    for _ in range(lines):
+        s.tap("menu")   # (Level when there are levels) Rule, Black, Start
+    s.tap("place")
+    s.wait(300)
+    s.place(7 * 15 + 8)
+    s.wait(400)
+    s.snap("stones", [stone_point(view, i) for i in range(225)])
+    dev = run_device(board_sim, s.end(), str(flash), radio=False)
     out = capsys.readouterr().out
     assert "Radio NRF24L01 not found (SPI0 sck=6 mosi=7 miso=4 cs=5 ce=14 " \
         "irq=22)" \
@@ -144,36 +132,31 @@ def _run_recording_text(board, events, flash, **kw):
     return dev, texts
 
 
-def test_esp32_without_gyro_steers_with_its_three_keys(tmp_path, capsys):
+def test_esp32_without_gyro_steers_with_its_three_keys(flash, capsys):
     """No joystick, no gyro: tap place steps right, tap back steps down
     (wrapping round), hold place puts the stone, hold back undoes; every
     hint names the ESP32's keys, never a joystick or keys A/B/X."""
     board = board_esp32_ili9341
     view = layout(board)
-    old = os.getcwd()
-    os.chdir(tmp_path)
-    try:
-        s = Script(start_ms=900)
-        s.tap("place")                  # dismiss the gyro note
-        s.tap("place")                  # the menu opens on Start: vs AI
-        s.wait(300)
-        for _ in range(9):              # right 9 from column 7: wraps to 1
-            s.tap("place")
-        s.tap("back")                   # down: row 8
-        s.wait(100)
-        s.snap("cursor", [view.origin(i) for i in range(225)])
-        s.tap("place", 700)             # held: the stone
-        s.wait(600)                     # the AI answers
-        s.snap("stones", [stone_point(view, i) for i in range(225)])
-        s.tap("back", 700)              # held: undo both
-        s.wait(300)
-        s.snap("undone", [stone_point(view, i) for i in range(225)])
-        s.tap("menu")                   # the pause menu, then resume
+    s = Script(start_ms=900)
+    s.tap("place")                  # dismiss the gyro note
+    s.tap("place")                  # the menu opens on Start: vs AI
+    s.wait(300)
+    for _ in range(9):              # right 9 from column 7: wraps to 1
         s.tap("place")
-        dev, texts = _run_recording_text(board, s.end(), str(tmp_path),
-                                         gyro=False)
-    finally:
-        os.chdir(old)
+    s.tap("back")                   # down: row 8
+    s.wait(100)
+    s.snap("cursor", [view.origin(i) for i in range(225)])
+    s.tap("place", 700)             # held: the stone
+    s.wait(600)                     # the AI answers
+    s.snap("stones", [stone_point(view, i) for i in range(225)])
+    s.tap("back", 700)              # held: undo both
+    s.wait(300)
+    s.snap("undone", [stone_point(view, i) for i in range(225)])
+    s.tap("menu")                   # the pause menu, then resume
+    s.tap("place")
+    dev, texts = _run_recording_text(board, s.end(), str(flash),
+                                     gyro=False)
     out = capsys.readouterr().out
     mine = 8 * 15 + 1
     assert [i for i in range(225) if dev.snaps["cursor"][i] == bv.CURSOR] \
@@ -194,22 +177,17 @@ def test_esp32_without_gyro_steers_with_its_three_keys(tmp_path, capsys):
         assert letter + ":" not in shown.split()
 
 
-def test_occupied_point_is_refused_in_the_players_words(tmp_path):
+def test_occupied_point_is_refused_in_the_players_words(flash):
     """Placing on a stone says so without the engine's (x, y) numbers,
     which the board does not show; the board is unchanged."""
     view = layout(board_sim)
-    old = os.getcwd()
-    os.chdir(tmp_path)
-    try:
-        s = Script()
-        s.start_two_players()
-        s.place(7 * 15 + 7)
-        s.tap("place")      # white on black's stone
-        s.wait(200)
-        s.snap("stones", [stone_point(view, i) for i in range(225)])
-        dev, texts = _run_recording_text(board_sim, s.end(), str(tmp_path))
-    finally:
-        os.chdir(old)
+    s = Script()
+    s.start_two_players()
+    s.place(7 * 15 + 7)
+    s.tap("place")      # white on black's stone
+    s.wait(200)
+    s.snap("stones", [stone_point(view, i) for i in range(225)])
+    dev, texts = _run_recording_text(board_sim, s.end(), str(flash))
     assert "Taken: choose an empty point" in texts
     assert not [t for t in texts if "occupied" in t]
     stones = dev.snaps["stones"]

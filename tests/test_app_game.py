@@ -1,9 +1,5 @@
 """Whole games on the simulated handheld, through buttons and tilt only,
 checked by the pixels the LCD model shows."""
-import os
-
-import pytest
-
 import host_sim
 
 host_sim.install()
@@ -17,14 +13,6 @@ from app_script import (Script, layout, plan_lost_game,  # noqa: E402
 VIEW = layout(board_sim)
 ALL = range(225)
 STONE = {0: None, 1: bv.BLACK, 2: bv.WHITE}
-
-
-@pytest.fixture
-def flash(tmp_path):
-    old = os.getcwd()
-    os.chdir(tmp_path)
-    yield tmp_path
-    os.chdir(old)
 
 
 def snap_board(s, label):

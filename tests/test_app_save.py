@@ -19,14 +19,6 @@ from app_script import Rig, Script, layout, plan_lost_game, stone_point  # noqa:
 VIEW = layout(board_sim)
 
 
-@pytest.fixture
-def flash(tmp_path):
-    old = os.getcwd()
-    os.chdir(tmp_path)
-    yield tmp_path
-    os.chdir(old)
-
-
 def blob(moves, rule=0, mode=0, level=1, human=1):
     n = savegame.encode(rule, mode, level, human, bytes(moves), len(moves))
     return bytes(savegame._buf[:n])

@@ -5,8 +5,6 @@ and the peer's game must agree, to the winner banner; a reset mid-match
 resumes it from the saved snapshot."""
 import os
 
-import pytest
-
 import host_sim
 
 host_sim.install()
@@ -19,14 +17,6 @@ from host_sim import match as H  # noqa: E402
 from app_script import SCATTER, Script, layout, run_device, stone_point  # noqa: E402
 
 VIEW = layout(board_sim)
-
-
-@pytest.fixture
-def flash(tmp_path):
-    old = os.getcwd()
-    os.chdir(tmp_path)
-    yield tmp_path
-    os.chdir(old)
 
 
 class Peer:
