@@ -368,3 +368,16 @@ def test_device_source_renames_locals_to_rom_names_only():
     ns = {"g": lambda a, rule: (a, rule)}
     exec(out, ns)
     assert ns["f"](2, rule=5) == (42, 5)
+
+
+def test_device_source_folds_const_declarations_too():
+    # `_NAME = const(n)` (the MicroPython idiom) folds like `_NAME = n`: the
+    # stock firmware would otherwise keep each name as a qstr on its heap
+    src = ("try:\n    from micropython import const\nexcept ImportError:\n"
+           "    const = lambda x: x\n_SLOT = const(6)\n_g = [0] * 8\n\n\n"
+           "def f():\n    _g[_SLOT] += 1\n    return _g[_SLOT]\n")
+    out = mcu.device_source(src, "demo")
+    assert "_SLOT" not in out and "[6]" in out
+    ns = {}
+    exec(out, ns)
+    assert ns["f"]() == 1

@@ -571,11 +571,19 @@ def squeeze(text):
     return _edit(text, cuts)
 
 
+def _int_value(node):
+    """The int of `<int>` or `const(<int>)`, else None."""
+    if (isinstance(node, ast.Call) and getattr(node.func, "id", None) == "const"
+            and len(node.args) == 1 and not node.keywords):
+        node = node.args[0]
+    return node.value if isinstance(node, ast.Constant) else None
+
+
 def fold_constants(text, module):
-    """`text` (module `module`) with each module-level `_NAME = <int>` (the
-    name private, upper case, assigned once, taken by no other engine
-    module) replaced by its value where it is read, and the assignment made
-    a bare 0 (the line numbers stay)."""
+    """`text` (module `module`) with each module-level `_NAME = <int>` or
+    `_NAME = const(<int>)` (the name private, upper case, assigned once,
+    taken by no other engine module) replaced by its value where it is
+    read, and the assignment made a bare 0 (the line numbers stay)."""
     tree = ast.parse(text)
     taken = imported_names(module)
     stores = {}
@@ -588,8 +596,8 @@ def fold_constants(text, module):
                 and isinstance(st.targets[0], ast.Name)
                 and re.fullmatch(r"_[A-Z][A-Z0-9_]*", st.targets[0].id)
                 and stores[st.targets[0].id] == 1 and st.targets[0].id not in taken
-                and isinstance(st.value, ast.Constant) and type(st.value.value) is int):
-            consts[st.targets[0].id] = (st.lineno, st.value.value)
+                and type(_int_value(st.value)) is int):
+            consts[st.targets[0].id] = (st.lineno, _int_value(st.value))
     if not consts:
         return text
     lines = text.split("\n")
