@@ -48,7 +48,7 @@ def test_a_search_step_allocates_nothing_on_the_microbit():
     for m in seq:
         g.play(m % 15, m // 15)
     g.play(x, y)
-    want = "%d %d %d" % (vcf._fives(g, y * 15 + x, 1), candscan._g[8], len(seq))
+    want = "%d %d %d" % (vcf._fives(g, y * 15 + x, 1), candscan._g[candscan._POINT], len(seq))
     g.undo()
     assert want.split()[:2] != ["0", "-1"]          # the four has a five point
     names = ["shapes", "candscan", "pattern", "vcf", "gamestate"]
@@ -57,7 +57,7 @@ def test_a_search_step_allocates_nothing_on_the_microbit():
             mb.remove(old)
         for n in names:
             text = (ROOT / "firmware" / "engine" / (n + ".py")).read_text()
-            mb.put(n + ".py", mcu.strip_source(text))
+            mb.put(n + ".py", mcu.device_source(text, n))
         mb.put("probe.py", PROBE % (tuple(seq), x, y, y * 15 + x))
         mb.soft_reset()
         mb.call("import probe")             # compiled first, on an empty heap

@@ -37,7 +37,7 @@ def near(g, r=2):
 
 
 def has_vcf(g, me):
-    candscan._g[2], candscan._g[3] = 0, 2000
+    candscan._g[candscan._VCF_NODES], candscan._g[candscan._VCF_LIMIT] = 0, 2000
     return vcf.vcf(g, me) >= 0
 
 
@@ -136,7 +136,7 @@ m = 0
 micropython.heap_lock()
 m = vct.search(g, 1, 3, 8, 3000, 40)
 micropython.heap_unlock()
-print(m, vct._g[15])
+print(m, vct._g[15])     # _VCT_NODES, a folded const on MicroPython
 """
 
 
@@ -144,4 +144,4 @@ def test_unix_port_vct_same_answer_with_the_heap_locked():
     out = upy.run(UPY_VCT % (TWO_STEP,), heapsize="96k")
     g = replay(TWO_STEP)
     m = vct.search(g, 1, 3, 8, 3000, 40)
-    assert out.split() == [str(m), str(candscan._g[15])]
+    assert out.split() == [str(m), str(candscan._g[candscan._VCT_NODES])]

@@ -22,7 +22,7 @@ def test_vcf_finds_the_forced_win_and_every_step_is_a_four():
     g = position(VCF_BLACK, VCF_WHITE)
     assert fives(g, 1) == [] and g.turn == 1
     for _ in range(6):
-        search._g[2], search._g[3] = 0, 200
+        search._g[search._VCF_NODES], search._g[search._VCF_LIMIT] = 0, 200
         m = search.vcf(g, 1)
         assert m >= 0
         g.play(m % 15, m // 15)
@@ -41,7 +41,7 @@ def test_vcf_finds_the_forced_win_and_every_step_is_a_four():
 
 def test_no_vcf_where_there_is_none():
     g = position([(7, 7), (8, 7), (7, 8)], [(0, 0), (14, 14), (0, 14)])
-    search._g[2], search._g[3] = 0, 500
+    search._g[search._VCF_NODES], search._g[search._VCF_LIMIT] = 0, 500
     assert search.vcf(g, 1) == -1
 
 
@@ -209,7 +209,7 @@ for lv in (2, 3):
     m = search.best_move(g, lv)
     micropython.heap_unlock()
     out.append(m)
-search._g[2] = 0
+search._g[2] = 0        # _VCF_NODES, _VCF_LIMIT: folded consts on MicroPython
 search._g[3] = 200
 micropython.heap_lock()
 v = search.vcf(g, 1)
@@ -229,7 +229,7 @@ def test_unix_port_same_moves_with_the_heap_locked():
     g = position(VCF_BLACK, VCF_WHITE)
     search.seed(3)
     want = [search.best_move(g, lv) for lv in (2, 3)]
-    search._g[2], search._g[3] = 0, 200
+    search._g[search._VCF_NODES], search._g[search._VCF_LIMIT] = 0, 200
     v = search.vcf(g, 1)
     assert v >= 0
     g2 = position([(4, 7), (5, 7), (6, 7), (7, 7)], [(3, 7), (0, 0), (14, 14)])

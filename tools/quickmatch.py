@@ -21,9 +21,7 @@ import arena  # noqa: E402  (puts firmware/engine on sys.path)
 import ai  # noqa: E402
 import ref_alphabeta  # noqa: E402
 import seed_scorer  # noqa: E402
-from candscan import _g  # noqa: E402
-
-_PRNG = 9          # the _g slot holding the search levels' xorshift state
+from candscan import _g, _PRNG  # noqa: E402  (the search levels' xorshift state)
 
 
 class Level:

@@ -4,18 +4,43 @@ gen(g, ply, me): the best `width` points for `me` to move (attack twice,
 defence once) into _mv/_sc at slot `ply`, the status (five to play, forced
 block, lost, win threat), the static eval and the count of four-points, in _g.
 """
+try:
+    from micropython import const
+except ImportError:                     # CPython: the tools and tests
+    const = lambda x: x
+
 _W = (0, 1, 6, 20, 30, 300, 320, 480, 4000, 4000, 30000)
-_WIN = 30000
-_MW = 10
+_MW = const(10)             # candidates a ply keeps at most
 _mv = bytearray(4 * _MW)
 _sc = [0] * (4 * _MW)
+# _g: the searches' shared counters and results. Each module that uses a
+# slot declares it as a const() of its own (a test checks they agree), so
+# on MicroPython the name costs nothing.
 _g = [0] * 20
-# _g: 0 nodes, 1 node limit, 2 vcf nodes, 3 vcf limit, 4 hash, 5 stop,
-#     6 status, 7 eval, 8 status point, 9 prng, 10 fours, 11 width,
-#     12 best attack shape, 13 best defence shape, 14 its point,
-#     15 vct nodes, 16 vct limit, 17 threes (points making a three or four),
-#     18 level 2's third-ply width (0: none)
-# status: 0 quiet, 1 five to play, 2 one five to block, 3 two, 4 win threat
+_NODES = const(0)           # scans this move (search), nodes (deepsearch)
+_NODE_LIMIT = const(1)
+_VCF_NODES = const(2)       # vcf: moves tried, and the limit
+_VCF_LIMIT = const(3)
+_HASH = const(4)            # deepsearch: Zobrist hash of the position
+_STOP = const(5)            # deepsearch: node limit reached
+_STATUS = const(6)          # gen: one of _S_* below
+_EVAL = const(7)            # gen: static eval for the side to move
+_POINT = const(8)           # gen: the status's point; vcf._fives: a five point
+_PRNG = const(9)            # movepick: xorshift state
+_FOURS = const(10)          # gen: points where the side to move makes a four
+_WIDTH = const(11)          # gen: candidates kept
+_ATTACK = const(12)         # gen: best attack and defence values, defence's point
+_DEFENCE = const(13)
+_DEFENCE_POINT = const(14)
+_VCT_NODES = const(15)      # vct: moves tried, and the limit
+_VCT_LIMIT = const(16)
+_PLY3_WIDTH = const(18)     # search: level 2's third-ply width (0: none)
+# gen's status
+_S_QUIET = const(0)
+_S_FIVE = const(1)          # a five to play, at _POINT
+_S_BLOCK = const(2)         # one five of the other side's to block, at _POINT
+_S_LOST = const(3)          # two to block
+_S_THREAT = const(4)        # a straight four or four-three to play, at _POINT
 
 
 def gen(g, ply, me):
@@ -25,7 +50,7 @@ def gen(g, ply, me):
     why = g._why
     S = _sc
     M = _mv
-    wd = _g[11]
+    wd = _g[_WIDTH]
     base = ply * _MW
     n = sa = sd = ma = md = nf = f4 = 0
     mp = f5 = dp = -1
@@ -58,8 +83,8 @@ def gen(g, ply, me):
                     else:
                         d = 0
             if a >= 30000:
-                _g[6] = 1
-                _g[8] = p
+                _g[_STATUS] = _S_FIVE
+                _g[_POINT] = p
                 return 0
             if d >= 30000:
                 nf += 1
@@ -88,23 +113,23 @@ def gen(g, ply, me):
                         n += 1
         ao += 4
         do += 4
-    _g[10] = f4
-    _g[12] = ma
-    _g[13] = md
-    _g[14] = dp
+    _g[_FOURS] = f4
+    _g[_ATTACK] = ma
+    _g[_DEFENCE] = md
+    _g[_DEFENCE_POINT] = dp
     # eval for the side to move: its shape counts twice the opponent's
     # (weights arena-tuned)
     e = ((sa + ma) * 2 - sd - md) >> 1
-    _g[7] = e if -20000 < e < 20000 else (20000 if e > 0 else -20000)
-    _g[6] = 0
+    _g[_EVAL] = e if -20000 < e < 20000 else (20000 if e > 0 else -20000)
+    _g[_STATUS] = _S_QUIET
     if nf:
-        _g[6] = 3 if nf > 1 else 2
-        _g[8] = f5
+        _g[_STATUS] = _S_LOST if nf > 1 else _S_BLOCK
+        _g[_POINT] = f5
         if nf == 1 and not (why and me == 1 and why(g, f5)):
             M[base] = f5
             return 1
         return 0
     if ma >= 4000 or (ma >= 780 and md < 480):
-        _g[6] = 4
-        _g[8] = mp
+        _g[_STATUS] = _S_THREAT
+        _g[_POINT] = mp
     return n

@@ -13,15 +13,38 @@ import search as _s
 from vcf import vcf as _vcf
 import vct as _v
 
+try:
+    from micropython import const
+except ImportError:                     # CPython: the tools and tests
+    const = lambda x: x
+
 # depth, width, nodes, vcf nodes (a call), tt bytes, margin,
 # vct: threats deep, width, nodes for a win, nodes for each defence check
 # (a level 4 at depth 6, 15000 nodes, a 64 KB table and bigger VCT budgets
 # won 52.5-57.5% of 20 games against level 3: not a level worth offering)
 _LV = ((4, 8, 6000, 20, 16384, 30, 4, 8, 300, 100),)
-_WIN = 30000
-_BIG = 29000
-_MP = 16
-_MW = _c._MW
+_WIN = const(30000)         # a five's weight in candscan._W: won
+_BIG = const(29000)         # beyond: a mate score
+_MP = const(16)             # plies deep at most
+# candscan's, as test_engine_consts checks
+_MW = const(10)
+_NODES = const(0)
+_NODE_LIMIT = const(1)
+_VCF_NODES = const(2)
+_VCF_LIMIT = const(3)
+_HASH = const(4)
+_STOP = const(5)
+_STATUS = const(6)
+_EVAL = const(7)
+_POINT = const(8)
+_FOURS = const(10)
+_WIDTH = const(11)
+_S_QUIET = const(0)
+_S_FIVE = const(1)
+_S_BLOCK = const(2)
+_S_LOST = const(3)
+_S_THREAT = const(4)
+
 _c._mv = bytearray(_MP * _MW)
 _c._sc = [0] * (_MP * _MW)
 _mv = _c._mv
@@ -132,11 +155,11 @@ def _order(M, S, base, n, tm, kl, hist):
 
 def _ab(g, me, depth, alpha, beta, ply):
     G = _g
-    if G[0] >= G[1]:
-        G[5] = 1
+    if G[_NODES] >= G[_NODE_LIMIT]:
+        G[_STOP] = 1
         return 0
-    G[0] += 1
-    h = G[4]
+    G[_NODES] += 1
+    h = G[_HASH]
     tm = 255
     j = _ttget(h)
     if j >= 0:
@@ -152,25 +175,25 @@ def _ab(g, me, depth, alpha, beta, ply):
             if f == 1 or (f == 2 and v >= beta) or (f == 3 and v <= alpha):
                 return v
     n = _c.gen(g, ply, me)
-    st = G[6]
-    if st == 1:
+    st = G[_STATUS]
+    if st == _S_FIVE:
         return _WIN - ply - 1
-    if st == 3 or (st == 2 and n == 0):
+    if st == _S_LOST or (st == _S_BLOCK and n == 0):
         return ply + 2 - _WIN
-    if st == 4:
+    if st == _S_THREAT:
         return _WIN - ply - 3
     if n == 0 or g.moves >= 224:
         return 0
-    ev = G[7]
-    if st == 0 and G[10] and depth <= 1 and ply < _MP - 4:
-        G[2] = 0
+    ev = G[_EVAL]
+    if st == _S_QUIET and G[_FOURS] and depth <= 1 and ply < _MP - 4:
+        G[_VCF_NODES] = 0
         r = _vcf(g, me)
-        G[0] += G[2]
+        G[_NODES] += G[_VCF_NODES]
         if r >= 0:
             return _WIN - ply - 5
-    if (depth <= 0 and st != 2) or ply >= _MP - 1:
+    if (depth <= 0 and st != _S_BLOCK) or ply >= _MP - 1:
         return ev
-    d1 = depth if st == 2 else depth - 1
+    d1 = depth if st == _S_BLOCK else depth - 1
     M = _mv
     base = ply * _MW
     _order(M, _sc, base, n, tm, _kl[ply], 1)
@@ -181,16 +204,16 @@ def _ab(g, me, depth, alpha, beta, ply):
     while k < n:
         p = M[base + k]
         g.play(p % 15, p // 15)
-        G[4] = h ^ _zk(p, me)
+        G[_HASH] = h ^ _zk(p, me)
         if k == 0:
             v = -_ab(g, 3 - me, d1, -beta, -alpha, ply + 1)
         else:
             v = -_ab(g, 3 - me, d1, -alpha - 1, -alpha, ply + 1)
-            if alpha < v < beta and not G[5]:
+            if alpha < v < beta and not G[_STOP]:
                 v = -_ab(g, 3 - me, d1, -beta, -alpha, ply + 1)
-        G[4] = h
+        G[_HASH] = h
         g.undo()
-        if G[5]:
+        if G[_STOP]:
             return 0
         if v > best:
             best = v
@@ -278,13 +301,13 @@ def best_move(g, level):
     G = _g
     me = g.turn
     h = hash_of(g)
-    G[0] = 0
-    G[1] = nodes
-    G[2] = 0
-    G[3] = vn * 4
-    G[4] = h
-    G[5] = 0
-    G[11] = L[1]
+    G[_NODES] = 0
+    G[_NODE_LIMIT] = nodes
+    G[_VCF_NODES] = 0
+    G[_VCF_LIMIT] = vn * 4
+    G[_HASH] = h
+    G[_STOP] = 0
+    G[_WIDTH] = L[1]
     p = 0
     while p < 225:
         _hs[p] = 0
@@ -295,12 +318,12 @@ def best_move(g, level):
         p += 1
     n = _s.root(g, me)
     if n < 0:
-        return G[8]
+        return G[_POINT]
     p = _v.search(g, me, L[6], L[7], L[8], vn)
     if p >= 0:
         return p
     n = _guard(g, me, n, L)
-    G[3] = vn
+    G[_VCF_LIMIT] = vn
     R = _rm
     V = _rv
     U = _tv
@@ -311,28 +334,28 @@ def best_move(g, level):
         k += 1
     done = 0
     d = 1
-    while d <= dep and not G[5]:
+    while d <= dep and not G[_STOP]:
         best = -_WIN - 1
         k = 0
         while k < n:
             p = R[k]
             g.play(p % 15, p // 15)
-            G[4] = h ^ _zk(p, me)
+            G[_HASH] = h ^ _zk(p, me)
             lo = best - margin - 1
             if k and best > -_BIG:
                 v = -_ab(g, 3 - me, d - 1, -lo - 1, -lo, 1)
-                if v > lo and not G[5]:
+                if v > lo and not G[_STOP]:
                     v = -_ab(g, 3 - me, d - 1, -_WIN - 1, -lo, 1)
             else:
                 v = -_ab(g, 3 - me, d - 1, -_WIN - 1, _WIN + 1, 1)
             g.undo()
-            if G[5]:
+            if G[_STOP]:
                 break
             U[k] = v
             if v > best:
                 best = v
             k += 1
-        if G[5]:
+        if G[_STOP]:
             break
         k = 0
         while k < n:
@@ -347,7 +370,7 @@ def best_move(g, level):
         if V[0] > _BIG:
             break
         d += 1
-    G[4] = h
+    G[_HASH] = h
     if not done:
         return R[0]
     return _s.pick(R, V, n, V[0], margin)

@@ -1,18 +1,25 @@
 """The search levels' seeded xorshift and their pick among near-best moves."""
 from candscan import _g
 
+try:
+    from micropython import const
+except ImportError:                     # CPython: the tools and tests
+    const = lambda x: x
+
+_PRNG = const(9)            # candscan._g slot
+
 
 def seed(n):
-    _g[9] = ((n & 0x3FFF) * 3 + 0x5A5) & 0xFFFF or 1
+    _g[_PRNG] = ((n & 0x3FFF) * 3 + 0x5A5) & 0xFFFF or 1
     _rand()
 
 
 def _rand():
-    x = _g[9]
+    x = _g[_PRNG]
     x ^= (x << 7) & 0xFFFF
     x ^= x >> 9
     x ^= (x << 8) & 0xFFFF
-    _g[9] = x
+    _g[_PRNG] = x
     return x
 
 

@@ -12,12 +12,39 @@ no clock; all buffers exist at import, a move allocates nothing. Level 3 is
 deepsearch.
 """
 import candscan as C
-from candscan import _g, _WIN, _MW
+from candscan import _g
 from movepick import seed, pick, _any  # noqa: F401 (ai, deepsearch)
 from vcf import vcf
 
+try:
+    from micropython import const
+except ImportError:                     # CPython: the tools and tests
+    const = lambda x: x
+
+_WIN = const(30000)         # a five's weight in candscan._W: won
+_TT = const(25000)          # a double three against no four: won, barring a VCF
+# candscan's, as test_engine_consts checks
+_MW = const(10)
+_NODES = const(0)
+_NODE_LIMIT = const(1)
+_VCF_NODES = const(2)
+_VCF_LIMIT = const(3)
+_STATUS = const(6)
+_EVAL = const(7)
+_POINT = const(8)
+_FOURS = const(10)
+_WIDTH = const(11)
+_ATTACK = const(12)
+_DEFENCE = const(13)
+_DEFENCE_POINT = const(14)
+_PLY3_WIDTH = const(18)
+_S_QUIET = const(0)
+_S_FIVE = const(1)
+_S_BLOCK = const(2)
+_S_LOST = const(3)
+_S_THREAT = const(4)
+
 _rv = [0] * _MW
-_TT = 25000
 # level 2: width, root VCF nodes, margin, reply width, third ply width,
 # scans after which no third ply starts. The micro:bit's 10 s a move sets
 # these (bench_mcu_ai); more width measured no stronger against the
@@ -30,27 +57,27 @@ _L2 = (7, 10, 40, 7, 5, 150)
 def _leaf(g, me, ply, cut=_WIN):
     # value for `me` to move: threats from the scan, forced blocks played
     # out, double threes; at ply 1 the best few replies each valued at
-    # ply 2, there (if _g[18], until _g[1] scans) the best few answers at
-    # ply 3, each loop stopping past `cut`; deeper an open three is blocked;
-    # else the eval
+    # ply 2, there (if _g[_PLY3_WIDTH], until _g[_NODE_LIMIT] scans) the
+    # best few answers at ply 3, each loop stopping past `cut`; deeper an
+    # open three is blocked; else the eval
     n = C.gen(g, ply if ply < 3 else 3, me)
     G = _g
-    G[0] += 1
-    st = G[6]
-    if st == 1:
+    G[_NODES] += 1
+    st = G[_STATUS]
+    if st == _S_FIVE:
         return _WIN - ply - 1
-    if st == 3 or (st == 2 and n == 0):
+    if st == _S_LOST or (st == _S_BLOCK and n == 0):
         return ply + 2 - _WIN
-    if st == 4:
+    if st == _S_THREAT:
         return _WIN - ply - 3
-    ev = G[7]
-    p = G[8] if st == 2 else -1
-    if st == 0:
-        if G[12] >= 600 and G[13] < 480:
+    ev = G[_EVAL]
+    p = G[_POINT] if st == _S_BLOCK else -1
+    if st == _S_QUIET:
+        if G[_ATTACK] >= 600 and G[_DEFENCE] < 480:
             # a double three against no four: won unless a VCF defends
             return _TT - ply
-        if ply < 3 and n > 1 and (ply == 1 or G[18] and G[0] < G[1]):
-            n = min(n, _L2[3] if ply == 1 else G[18])
+        if ply < 3 and n > 1 and (ply == 1 or G[_PLY3_WIDTH] and G[_NODES] < G[_NODE_LIMIT]):
+            n = min(n, _L2[3] if ply == 1 else G[_PLY3_WIDTH])
             ev = -_WIN
             k = 0
             while k < n:
@@ -64,9 +91,9 @@ def _leaf(g, me, ply, cut=_WIN):
                         break
                 k += 1
             return ev
-        if G[12] < 480 and G[13] >= 4000:
+        if G[_ATTACK] < 480 and G[_DEFENCE] >= 4000:
             # an open three and no four to answer it: block where it is strongest
-            p = G[14]
+            p = G[_DEFENCE_POINT]
             if me == 1 and g._why and g._why(g, p):
                 p = -1
     if p >= 0 and ply < 12 and g.moves < 224:
@@ -93,18 +120,18 @@ def best_move(g, level):
     G = _g
     me = g.turn
     L = _L2
-    G[2] = 0
-    G[3] = L[1]
-    G[11] = L[0]
+    G[_VCF_NODES] = 0
+    G[_VCF_LIMIT] = L[1]
+    G[_WIDTH] = L[0]
     n = root(g, me)
     if n < 0:
-        return G[8]
-    t = L[4] if G[7] < 0 else 0
+        return G[_POINT]
+    t = L[4] if G[_EVAL] < 0 else 0
     V = _rv
     while 1:
-        G[18] = t
-        G[0] = 0
-        G[1] = L[5]
+        G[_PLY3_WIDTH] = t
+        G[_NODES] = 0
+        G[_NODE_LIMIT] = L[5]
         k = 0
         best = -_WIN
         while k < n:
@@ -125,18 +152,18 @@ def best_move(g, level):
 
 
 def root(g, me):
-    """Root scan: n candidates in _mv, or -1 with the forced move in _g[8]."""
+    """Root scan: n candidates in _mv, or -1 with the forced move in _g[_POINT]."""
     G = _g
     n = C.gen(g, 0, me)
-    st = G[6]
-    if st == 1 or st == 3 or st == 4:
+    st = G[_STATUS]
+    if st == _S_FIVE or st == _S_LOST or st == _S_THREAT:
         return -1
     if n < 2:
-        G[8] = C._mv[0] if n else _any(g, me)
+        G[_POINT] = C._mv[0] if n else _any(g, me)
         return -1
-    if G[10]:
+    if G[_FOURS]:
         r = vcf(g, me)
         if r >= 0:
-            G[8] = r
+            G[_POINT] = r
             return -1
     return n

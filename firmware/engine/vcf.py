@@ -1,9 +1,18 @@
 """Victory by continuous fours: each move a four, each reply forced."""
 from candscan import _g
 
+try:
+    from micropython import const
+except ImportError:                     # CPython: the tools and tests
+    const = lambda x: x
+
+_VCF_NODES = const(2)       # candscan._g slots
+_VCF_LIMIT = const(3)
+_POINT = const(8)
+
 
 def _fives(g, p, c):
-    # empty points on p's lines where c now makes five: count; one in _g[8]
+    # empty points on p's lines where c now makes five: count; one in _g[_POINT]
     P = g.pat
     o = (c - 1) << 1
     x0 = p % 15
@@ -25,7 +34,7 @@ def _fives(g, p, c):
                     q = r
             s += 1
         d += 1
-    _g[8] = q
+    _g[_POINT] = q
     return n
 
 
@@ -40,21 +49,21 @@ def vcf(g, me, only=-1):
         w = P[(p << 2) + ao + 1]
         if v | w and (6 < (v & 15) < 10 or 6 < (v >> 4) < 10 or
                       6 < (w & 15) < 10 or 6 < (w >> 4) < 10):
-            if _g[2] >= _g[3]:
+            if _g[_VCF_NODES] >= _g[_VCF_LIMIT]:
                 return -1
-            _g[2] += 1
+            _g[_VCF_NODES] += 1
             if not (me == 1 and why and why(g, p)):
                 g.play(p % 15, p // 15)
                 r = -1
                 n = _fives(g, p, me)
-                q = _g[8]
+                q = _g[_POINT]
                 if n > 1 or (n == 1 and me == 2 and why and why(g, q)):
                     r = p
                 elif n == 1:
                     g.play(q % 15, q // 15)
                     if not g.winner:
                         m = _fives(g, q, 3 - me)
-                        if m < 2 and vcf(g, me, _g[8] if m else -1) >= 0:
+                        if m < 2 and vcf(g, me, _g[_POINT] if m else -1) >= 0:
                             r = p
                     g.undo()
                 g.undo()

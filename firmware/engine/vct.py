@@ -4,17 +4,29 @@ vct(g, me, depth, width): the first move of a forced win for `me` (to move)
 made of fours and threes, or -1. Each three is answered by every defence
 there is: a stone on a point where the three becomes a four, or a four of
 the defender's own (the attacker blocks it and the three stands). VCF
-(vcf) is tried first at every attacker node. Node budget in candscan._g[15] (used)
-and [16] (limit); buffers exist at import, a call allocates nothing.
+(vcf) is tried first at every attacker node. Its moves are counted in
+candscan._g[_VCT_NODES] up to [_VCT_LIMIT]; buffers exist at import, a
+call allocates nothing.
 """
 import candscan as _c
 from vcf import vcf as _vcf, _fives
 
+try:
+    from micropython import const
+except ImportError:                     # CPython: the tools and tests
+    const = lambda x: x
+
+_VCF_NODES = const(2)       # candscan._g slots
+_VCF_LIMIT = const(3)
+_POINT = const(8)
+_VCT_NODES = const(15)
+_VCT_LIMIT = const(16)
+
 _g = _c._g
 _W = _c._W
-_MP = 24        # nested plies (attacker and defender moves)
-_TW = 12        # threat moves kept at an attacker node
-_DW = 24        # defences kept at a defender node
+_MP = const(24)     # nested plies (attacker and defender moves)
+_TW = const(12)     # threat moves kept at an attacker node
+_DW = const(24)     # defences kept at a defender node
 _tm = bytearray(_MP * _TW)
 _ts = [0] * (_MP * _TW)
 _dm = bytearray(_MP * _DW)
@@ -71,30 +83,30 @@ def vct(g, me, depth=4, width=8, only=-1, ply=0):
         # the defender's four: its one block must be a threat of our own
         return -1 if o5 == 255 else vct(g, me, depth, width, o5, ply)
     if f4 and only < 0:
-        _g[2] = 0
+        _g[_VCF_NODES] = 0
         r = _vcf(g, me)
-        _g[15] += _g[2]
+        _g[_VCT_NODES] += _g[_VCF_NODES]
         if r >= 0:
             return r
     if depth <= 0:
         return -1
     k = 0
     while k < n:
-        if _g[15] >= _g[16]:
+        if _g[_VCT_NODES] >= _g[_VCT_LIMIT]:
             return -1
-        _g[15] += 1
+        _g[_VCT_NODES] += 1
         p = M[base + k]
         m = _threes(P, p, ao)
         g.play(p % 15, p // 15)
         r = 0
         f = _fives(g, p, me)
-        q = _g[8]
+        q = _g[_POINT]
         if f > 1 or (f == 1 and me == 2 and why and why(g, q)):
             r = 1
         elif f == 1:
             g.play(q % 15, q // 15)
             t = _fives(g, q, 3 - me)
-            if t < 2 and vct(g, me, depth - 1, width, _g[8] if t else -1, ply + 1) >= 0:
+            if t < 2 and vct(g, me, depth - 1, width, _g[_POINT] if t else -1, ply + 1) >= 0:
                 r = 1
             g.undo()
         elif m:
@@ -174,12 +186,12 @@ def _defend(g, me, depth, width, p, m, ply):
         k += 1
         if j < k - 1 or (you == 1 and why and why(g, q)):
             continue
-        if _g[15] >= _g[16]:
+        if _g[_VCT_NODES] >= _g[_VCT_LIMIT]:
             return 0
-        _g[15] += 1
+        _g[_VCT_NODES] += 1
         g.play(q % 15, q // 15)
         t = _fives(g, q, you)
-        b = _g[8]
+        b = _g[_POINT]
         r = 0
         if t == 1 and not (me == 1 and why and why(g, b)):
             g.play(b % 15, b // 15)
@@ -199,19 +211,19 @@ def search(g, me, depth, width, nodes, vnodes):
     (VCF moves counted), at most `vnodes` VCF moves at an attacker node; the
     search's VCF counters are kept."""
     G = _g
-    a = G[2]
-    b = G[3]
-    G[2] = 0
-    G[3] = vnodes
-    G[15] = 0
-    G[16] = nodes
+    a = G[_VCF_NODES]
+    b = G[_VCF_LIMIT]
+    G[_VCF_NODES] = 0
+    G[_VCF_LIMIT] = vnodes
+    G[_VCT_NODES] = 0
+    G[_VCT_LIMIT] = nodes
     r = -1
     d = 1
-    while d <= depth and r < 0 and G[15] < nodes:
+    while d <= depth and r < 0 and G[_VCT_NODES] < nodes:
         r = vct(g, me, d, width)
         d += 1
-    G[2] = a
-    G[3] = b
+    G[_VCF_NODES] = a
+    G[_VCF_LIMIT] = b
     return r
 
 
@@ -228,7 +240,7 @@ def answers(g, me, p, out):
     g.play(p % 15, p // 15)
     n = 1
     if _fives(g, p, me):
-        out[1] = _g[8]
+        out[1] = _g[_POINT]
         n = 2
     else:
         n = _fourpts(P, p, m, o, out, 1, len(out))

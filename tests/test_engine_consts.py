@@ -1,0 +1,67 @@
+"""The search modules' shared slots: one layout, named alike everywhere.
+
+candscan owns `_g` (the searches' counters and results) and gen()'s status
+codes. On MicroPython a private const() is folded where it is read and is
+not a module attribute, so each module declares the slots it uses itself:
+these checks keep those declarations in step with candscan's.
+"""
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+ENGINE = Path(__file__).resolve().parents[1] / "firmware" / "engine"
+OWNER = "candscan"
+
+
+def consts(path):
+    """{name: value} of the module's top-level `_NAME = const(<int>)`."""
+    out = {}
+    for st in ast.parse(path.read_text()).body:
+        if (isinstance(st, ast.Assign) and len(st.targets) == 1
+                and isinstance(st.targets[0], ast.Name)
+                and isinstance(st.value, ast.Call)
+                and getattr(st.value.func, "id", None) == "const"):
+            out[st.targets[0].id] = ast.literal_eval(st.value.args[0])
+    return out
+
+
+def modules():
+    return sorted(ENGINE.glob("*.py"))
+
+
+def slot_names():
+    """Names that index _g (`_g[NAME]`, or `G[NAME]` after `G = _g`)."""
+    found = set()
+    for path in modules():
+        found |= set(re.findall(r"\b(?:_g|G)\[(_[A-Z][A-Z0-9_]*)\]", path.read_text()))
+    return found
+
+
+def test_candscan_names_each_slot_and_status_once():
+    own = consts(ENGINE / (OWNER + ".py"))
+    names = slot_names()
+    assert len(names) >= 17 and names <= set(own)
+    slots = [own[k] for k in names]
+    assert len(slots) == len(set(slots))
+    assert sorted(v for k, v in own.items() if k.startswith("_S_")) == [0, 1, 2, 3, 4]
+    # _g holds every slot
+    src = (ENGINE / (OWNER + ".py")).read_text()
+    size = int(re.search(r"^_g = \[0\] \* (\d+)$", src, re.M).group(1))
+    assert max(slots) < size
+
+
+@pytest.mark.parametrize("path", modules(), ids=lambda p: p.stem)
+def test_shared_names_have_candscan_values(path):
+    own = consts(ENGINE / (OWNER + ".py"))
+    shared = {k: v for k, v in consts(path).items() if k in own}
+    assert shared == {k: own[k] for k in shared}
+
+
+@pytest.mark.parametrize("path", modules(), ids=lambda p: p.stem)
+def test_slots_are_read_by_name(path):
+    # `_g[6]` or `G[6]` would say nothing, and drift unseen from candscan
+    code = "\n".join(line.split("#")[0] for line in path.read_text().splitlines())
+    assert not re.findall(r"\b(?:_g|G)\[\d+\]", code)
+
