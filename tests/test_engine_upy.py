@@ -1,6 +1,7 @@
 """The engine on the MicroPython unix port under a fixed heap: the same
 cases as on CPython, the same tables, the same level-1 moves, and a level-1
 move that allocates nothing (micropython.heap_lock())."""
+import inspect
 import random
 from pathlib import Path
 
@@ -27,6 +28,7 @@ def _script(rnd, n):
 
 
 def _replay(g, script):
+    # also sent to the unix port, as it is
     for m in script:
         if m is None:
             if g.moves:
@@ -44,31 +46,15 @@ def test_tables_and_level1_moves_match_cpython():
     scripts = [(rule, _script(random.Random(rule * 7 + k), 120)) for rule in (0, 1, 4)
                for k in range(2)]
     code = """
-import gomoku, ai, micropython
-def replay(g, script):
-    for m in script:
-        if m is None:
-            if g.moves:
-                g.undo()
-            continue
-        try:
-            g.play(m[0], m[1])
-        except ValueError:
-            pass
-        if g.winner:
-            g.undo()
-def locked(g):
-    micropython.heap_lock()
-    try:
-        return ai.best_move(g, 1)
-    finally:
-        micropython.heap_unlock()
+import gomoku
+from heaplock import locked
+%s
 for rule, script in %r:
     g = gomoku.Game(rule)
-    replay(g, script)
+    _replay(g, script)
     print(rule, g.moves, locked(g), ''.join('%%02x' %% b for b in g.pat))
-""" % (scripts,)
-    lines = upy.run(code, heapsize="256k").split("\n")
+""" % (inspect.getsource(_replay), scripts)
+    lines = upy.run(code, heapsize="256k", extra_path=[TESTS]).split("\n")
     for (rule, script), line in zip(scripts, lines):
         r, moves, move, pat = line.split()
         g = gomoku.Game(rule)
@@ -82,13 +68,8 @@ def test_level1_allocates_nothing_in_whole_games():
     """Every level-1 move of a game in each rule runs with the heap locked,
     including renju's forbidden-point checks for black and for white."""
     out = upy.run("""
-import gomoku, ai, micropython
-def locked(g):
-    micropython.heap_lock()
-    try:
-        return ai.best_move(g, 1)
-    finally:
-        micropython.heap_unlock()
+import gomoku
+from heaplock import locked
 for rule in (0, 1, 4):
     g = gomoku.Game(rule)
     n = 0
@@ -103,7 +84,7 @@ g = gomoku.Game(4)
 for x, y in ((6, 7), (1, 9), (7, 7), (4, 1), (8, 5), (4, 13), (8, 6), (0, 4)):
     g.play(x, y)
 print('renju', g.forbidden(8, 7), locked(g))
-""", heapsize="32k")
+""", heapsize="32k", extra_path=[TESTS])
     rows = out.split("\n")
     for rule, row in zip((0, 1, 4), rows):
         r, n, w = map(int, row.split())
