@@ -8,6 +8,8 @@ try:
     from micropython import const
 except ImportError:                     # CPython: the tools and tests
     const = lambda x: x
+# the other search modules take const from here: MicroPython's compiler
+# folds `_NAME = const(n)` by the name alone, wherever const came from
 
 _W = (0, 1, 6, 20, 30, 300, 320, 480, 4000, 4000, 30000)
 _MW = const(10)             # candidates a ply keeps at most

@@ -9,14 +9,10 @@ one bytearray sized by the level, depth-aware mate scores. prepare(level)
 allocates; a move allocates nothing. Fixed limits per level, no clock.
 """
 import candscan as _c
+from candscan import const
 import search as _s
 from vcf import vcf as _vcf
 import vct as _v
-
-try:
-    from micropython import const
-except ImportError:                     # CPython: the tools and tests
-    const = lambda x: x
 
 # depth, width, nodes, vcf nodes (a call), tt bytes, margin,
 # vct: threats deep, width, nodes for a win, nodes for each defence check

@@ -1,10 +1,5 @@
 """The search levels' seeded xorshift and their pick among near-best moves."""
-from candscan import _g
-
-try:
-    from micropython import const
-except ImportError:                     # CPython: the tools and tests
-    const = lambda x: x
+from candscan import _g, const
 
 _PRNG = const(9)            # candscan._g slot
 

@@ -12,14 +12,9 @@ no clock; all buffers exist at import, a move allocates nothing. Level 3 is
 deepsearch.
 """
 import candscan as C
-from candscan import _g
+from candscan import _g, const
 from movepick import seed, pick, _any  # noqa: F401 (ai, deepsearch)
 from vcf import vcf
-
-try:
-    from micropython import const
-except ImportError:                     # CPython: the tools and tests
-    const = lambda x: x
 
 _WIN = const(30000)         # a five's weight in candscan._W: won
 _TT = const(25000)          # a double three against no four: won, barring a VCF

@@ -1,10 +1,5 @@
 """Victory by continuous fours: each move a four, each reply forced."""
-from candscan import _g
-
-try:
-    from micropython import const
-except ImportError:                     # CPython: the tools and tests
-    const = lambda x: x
+from candscan import _g, const
 
 _VCF_NODES = const(2)       # candscan._g slots
 _VCF_LIMIT = const(3)

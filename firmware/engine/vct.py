@@ -9,12 +9,8 @@ candscan._g[_VCT_NODES] up to [_VCT_LIMIT]; buffers exist at import, a
 call allocates nothing.
 """
 import candscan as _c
+from candscan import const
 from vcf import vcf as _vcf, _fives
-
-try:
-    from micropython import const
-except ImportError:                     # CPython: the tools and tests
-    const = lambda x: x
 
 _VCF_NODES = const(2)       # candscan._g slots
 _VCF_LIMIT = const(3)
