@@ -1,5 +1,6 @@
-# Handheld Gomoku: every target sets itself up (.venv from requirements.txt,
-# Debian packages for the emulated micro:bit when missing).
+# Handheld Gomoku: every target sets itself up: .venv from requirements.txt,
+# and for test and bench (the emulated micro:bit) the Debian packages when
+# missing, which needs root. `make setup` installs both.
 PYTHON ?= python3
 VENV   := .venv
 BOARD  ?= pico_lcd13
@@ -8,17 +9,19 @@ PAIR_VIEW ?= --window
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup debs test bench sim sim-pair sim-pair-tmux play build deploy repl typecheck lint clean
+.PHONY: setup venv debs test bench sim sim-pair sim-pair-tmux play build deploy repl typecheck lint clean
 
 $(STAMP): requirements.txt
 	$(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/pip install -q --disable-pip-version-check -r requirements.txt
 	touch $@
 
+venv: $(STAMP)
+
 debs:
 	@tools/ensure-debs.sh
 
-setup: $(STAMP) debs
+setup: venv debs
 
 test: setup
 	$(PY) -m pytest -q
@@ -27,37 +30,37 @@ bench: setup
 	$(PY) tools/bench.py
 
 # The simulated handheld: a window when there is a display, else the terminal.
-sim: setup
+sim: venv
 	$(PY) -m host_sim $(SIM_ARGS)
 
 # Two handhelds playing each other over UDP on 127.0.0.1.
-sim-pair: setup
+sim-pair: venv
 	$(PY) -m host_sim $(PAIR_VIEW) --udp 47101 --peer 47102 --flash build/flash-pair-a & \
 	$(PY) -m host_sim $(PAIR_VIEW) --udp 47102 --peer 47101 --flash build/flash-pair-b; wait
 
 # The same without a display: two terminal handhelds side by side in tmux.
-sim-pair-tmux: setup
+sim-pair-tmux: venv
 	tmux new-session '$(PY) -m host_sim --terminal --udp 47101 --peer 47102 --flash build/flash-pair-a' \; \
 	  split-window -h '$(PY) -m host_sim --terminal --udp 47102 --peer 47101 --flash build/flash-pair-b'
 
 # The engine alone, in the terminal: type moves like h8.
-play: setup
+play: venv
 	$(PY) tools/play.py
 
 # A real board: .mpy files for BOARD in build/<board>/, copied by mpremote.
-build: setup
+build: venv
 	$(PY) tools/build.py --board $(BOARD)
 
 deploy: build
 	$(PY) tools/deploy.py --board $(BOARD) --port $(PORT)
 
-repl: setup
+repl: venv
 	$(VENV)/bin/mpremote connect $(PORT) repl
 
-typecheck: setup
+typecheck: venv
 	$(PY) tools/typecheck.py
 
-lint: setup
+lint: venv
 	$(VENV)/bin/ruff check firmware boards manifests tools tests host_sim
 
 clean:
