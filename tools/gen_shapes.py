@@ -9,7 +9,7 @@ board lines as the slow, obviously-correct reference for the incremental
 tables.
 
 The engine looks codes up by two side codes (the cells left and right of the
-point, see firmware/engine/gomoku.py); this script fills those tables from
+point, see firmware/engine/pattern.py); this script fills those tables from
 `classify` and writes shapes.py. Run: .venv/bin/python tools/gen_shapes.py
 """
 from functools import lru_cache

@@ -1,4 +1,4 @@
-"""Gomoku against the AI in a terminal, on the engine alone (`make sim`).
+"""Gomoku against the AI in a terminal, on the engine alone (`make play`).
 
     python tools/play.py [--rule 0|1|4] [--level N] [--colour black|white]
 

@@ -89,7 +89,7 @@ class Link:
         self.host = False
         self.dest = address(PAIR_LSB)
         self.seq = self.rand.next() & 0xFFFF
-        self.queue = []         # reliable: [seq, type, game, count, payload, due]
+        self.queue = []         # reliable: [seq, type, game, count, payload, due, tries]
         self.backoff = self.RETRY_MS
         self.stats = {"sent": 0, "radio_fail": 0, "retransmits": 0,
                       "received": 0, "foreign": 0, "malformed": 0}

@@ -215,7 +215,6 @@ class Match:
                     ln.send(L.HELLO, 0, 0, self._u32(self.nonce), session=0)
         else:
             if self.state in (PAIRED, RESYNCING) and td(now_ms, self._heard) > _LOST_MS:
-                self._was = self.state
                 self.state = LOST
                 self.events.append(EV_LOST)
             if td(now_ms, self._status_due) >= 0:
