@@ -55,6 +55,16 @@ class ScriptError(ValueError):
     pass
 
 
+class Event(tuple):
+    """(t_ms, kind, args...), and `where` it was written: "file:line: " for a
+    parsed line, "" for an event made in code."""
+
+    def __new__(cls, items, where=""):
+        ev = tuple.__new__(cls, items)
+        ev.where = where
+        return ev
+
+
 class Script:
     """Parsed events: [(t_ms, kind, args...)] in time order."""
 
@@ -98,7 +108,7 @@ class Script:
                     args = [args[0], int(args[1])]
             except ValueError as e:
                 raise ScriptError(where + str(e))
-            events.append((t, kind) + tuple(args))
+            events.append(Event((t, kind) + tuple(args), where))
         return cls(events, t)     # a closing `wait` runs that much longer
 
     @classmethod
@@ -315,13 +325,14 @@ class Device:
         if isinstance(script, str):
             script = Script.parse(script)
         for ev in script.events:
+            where = getattr(ev, "where", "")
             if ev[1] in ("press", "release", "tap") \
                     and ev[2] not in self.buttons.pins:
-                raise ScriptError("at %d ms: no button named %r (have %s)" % (
-                    ev[0], ev[2], ", ".join(sorted(self.buttons.pins))))
+                raise ScriptError("%sat %d ms: no button named %r (have %s)" % (
+                    where, ev[0], ev[2], ", ".join(sorted(self.buttons.pins))))
             if ev[1] in ("tilt", "lean") and self.tilt_source is None:
-                raise ScriptError("at %d ms: %s, but this board has no "
-                                  "gyroscope" % (ev[0], ev[1]))
+                raise ScriptError("%sat %d ms: %s, but this board has no "
+                                  "gyroscope" % (where, ev[0], ev[1]))
         for ev in script.events:
             sim_clock.call_at(ev[0] * 1000, self._event(ev))
         return script

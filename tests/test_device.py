@@ -124,11 +124,27 @@ def test_unknown_button_is_a_clear_error(tmp_path):
     dev = device.Device(board_sim, str(tmp_path))
     with pytest.raises(device.ScriptError, match="no button named 'fire'"):
         dev.run(device.Script.parse("at 500\ntap fire"))
+    # refused before the run, naming the script's file and line
+    dev = device.Device(board_sim, str(tmp_path))
+    with pytest.raises(device.ScriptError,
+                       match=r"^game\.txt:4: at 700 ms: no button named 'fire'"):
+        dev.schedule(device.Script.parse(
+            "at 900\ntap place\nat 700\ntap fire  # late\n", "game.txt"))
     # an event that fails while the firmware runs stops the run with its error
     dev = device.Device(board_sim, str(tmp_path))
     with pytest.raises(OSError):
         dev.run(device.Script.parse("at 500\nshot %s/no/such/dir/x.png"
                                     % tmp_path))
+
+
+def test_tilt_on_a_board_without_gyroscope_names_file_and_line(tmp_path):
+    import types
+    board = types.SimpleNamespace(**{k: v for k, v in vars(board_sim).items()
+                                     if k != "GYRO" and not k.startswith("__")})
+    dev = device.Device(board, str(tmp_path))
+    with pytest.raises(device.ScriptError,
+                       match=r"^t\.txt:2: at 0 ms: lean, but this board has no"):
+        dev.schedule(device.Script.parse("# hold it\nlean 20 0\n", "t.txt"))
 
 
 def test_reset_restarts_main_and_keeps_flash(tmp_path):
