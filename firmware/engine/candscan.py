@@ -36,6 +36,7 @@ _DEFENCE = const(13)
 _DEFENCE_POINT = const(14)
 _VCT_NODES = const(15)      # vct: moves tried, and the limit
 _VCT_LIMIT = const(16)
+_REPLY_WIDTH = const(17)    # search: level 2's replies to each root move
 _PLY3_WIDTH = const(18)     # search: level 2's third-ply width (0: none)
 # gen's status
 _S_QUIET = const(0)

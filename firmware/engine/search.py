@@ -5,9 +5,10 @@ candidates from the shape tables (candscan: threats first), each answered by
 the opponent's best few replies, each of those valued by a threat scan:
 forced blocks (of fours, and of open threes when there is no four to answer
 with) played out, double threes, else the eval.
-When the side to move stands worse by the eval, the reply gets a few answers
-of its own too: defence needs the third ply, and it costs least there. A
-seeded xorshift picks among moves within a margin of the best. Fixed limits,
+Each reply gets a few answers of its own too (a third ply) when the side to
+move stands worse by the eval, where defence needs it, and on every black
+move, where the attack gains from it; white's first moves, which decide its
+games, look at more candidates and replies. A seeded xorshift picks among moves within a margin of the best. Fixed limits,
 no clock; all buffers exist at import, a move allocates nothing. Level 3 is
 deepsearch.
 """
@@ -32,6 +33,7 @@ _WIDTH = const(11)
 _ATTACK = const(12)
 _DEFENCE = const(13)
 _DEFENCE_POINT = const(14)
+_REPLY_WIDTH = const(17)
 _PLY3_WIDTH = const(18)
 _S_QUIET = const(0)
 _S_FIVE = const(1)
@@ -40,13 +42,15 @@ _S_LOST = const(3)
 _S_THREAT = const(4)
 
 _rv = [0] * _MW
-# level 2: width, root VCF nodes, margin, reply width, third ply width,
-# scans after which no third ply starts. The micro:bit's 10 s a move sets
-# these (bench_mcu_ai); more width measured no stronger against the
-# references, the third ply everywhere (twice the scans) no stronger than
-# where behind. VCF at the leaves too (20 nodes a move) cost a third of the
-# time and won no more games (docs/AI.md)
-_L2 = (7, 10, 40, 7, 5, 150)
+# level 2: width, root VCF nodes, margin, reply width, third ply width when
+# behind, scans after which no third ply starts; black's third ply width
+# when not behind; white's width (root and replies) before the board holds
+# so many stones. The micro:bit's 10 s a move sets these (bench_mcu_ai).
+# Black's attack gains from the third ply on every move, white's defence
+# from wider first moves, where its games are decided; each alone gains a
+# point against ref_alphabeta, more width or depth elsewhere none, and VCF
+# at the leaves costs a third of the time for no more wins (docs/AI.md)
+_L2 = (7, 10, 40, 7, 5, 150, 3, 10, 16)
 
 
 def _leaf(g, me, ply, cut=_WIN):
@@ -72,7 +76,7 @@ def _leaf(g, me, ply, cut=_WIN):
             # a double three against no four: won unless a VCF defends
             return _TT - ply
         if ply < 3 and n > 1 and (ply == 1 or G[_PLY3_WIDTH] and G[_NODES] < G[_NODE_LIMIT]):
-            n = min(n, _L2[3] if ply == 1 else G[_PLY3_WIDTH])
+            n = min(n, G[_REPLY_WIDTH] if ply == 1 else G[_PLY3_WIDTH])
             ev = -_WIN
             k = 0
             while k < n:
@@ -117,11 +121,16 @@ def best_move(g, level):
     L = _L2
     G[_VCF_NODES] = 0
     G[_VCF_LIMIT] = L[1]
-    G[_WIDTH] = L[0]
+    w = L[0]
+    r = L[3]
+    if me == 2 and g.moves < L[8]:
+        w = r = L[7]
+    G[_WIDTH] = w
+    G[_REPLY_WIDTH] = r
     n = root(g, me)
     if n < 0:
         return G[_POINT]
-    t = L[4] if G[_EVAL] < 0 else 0
+    t = L[4] if G[_EVAL] < 0 else L[6] if me == 1 else 0
     V = _rv
     while 1:
         G[_PLY3_WIDTH] = t
