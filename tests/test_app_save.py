@@ -58,6 +58,65 @@ def test_off_board_move_refused_even_with_good_crc():
         savegame.decode(bytes(data))
 
 
+@pytest.mark.parametrize("fields,why", [
+    ((2, 0, 1, 1), "unknown rule 2"),           # no such rule code
+    ((3, 1, 1, 0), "unknown rule 3"),
+    ((0, 2, 1, 1), "unknown mode 2"),           # wireless games use MATCH
+    ((0, 7, 1, 0), "unknown mode 7"),
+    ((0, 0, 0, 1), "unknown level 0"),
+    ((0, 0, 9, 2), "unknown level 9"),
+    ((0, 1, 3, 0), "unknown level 3"),          # the menu clamps it too
+    ((0, 0, 1, 3), "colour 3"),                 # the AI would play both sides
+    ((0, 0, 1, 0), "colour 0"),                 # vs AI, but nobody is the AI
+    ((4, 1, 2, 1), "colour 1"),                 # 2 players, yet the AI plays
+])
+def test_fields_the_app_never_writes_are_refused(fields, why):
+    # a good CRC does not make a save the app's: every field is checked
+    rule, mode, level, human = fields
+    data = blob([112, 113], rule=rule, mode=mode, level=level, human=human)
+    with pytest.raises(ValueError) as e:
+        savegame.decode(data)
+    assert why in str(e.value)
+
+
+def test_every_setting_the_app_can_save_is_accepted():
+    import ai
+    combos = [(settings.MODE_AI, 1), (settings.MODE_AI, 2),
+              (settings.MODE_LOCAL, 0)]
+    for rule in settings.RULES:
+        for level in ai.LEVELS:
+            for mode, human in combos:
+                s = savegame.decode(blob([112], rule, mode, level, human))
+                assert (s.rule, s.mode, s.level, s.human) == \
+                    (rule, mode, level, human)
+
+
+def test_the_accepted_values_are_the_apps():
+    # savegame restates them (settings imports savegame): keep them equal
+    import ai
+    assert savegame._RULES == settings.RULES == (gomoku.FREESTYLE,
+                                                 gomoku.STANDARD, gomoku.RENJU)
+    assert savegame._LEVELS == tuple(ai.LEVELS)
+    assert (savegame._MODE_AI, savegame._MODE_LOCAL) == (settings.MODE_AI,
+                                                         settings.MODE_LOCAL)
+
+
+def test_load_sets_a_foreign_save_aside(flash):
+    bad = blob([112, 113, 97], human=3)
+    (flash / savegame.PATH).write_bytes(bad)
+    saved, problem = savegame.load()
+    assert saved is None and "colour 3" in problem
+    assert not (flash / savegame.PATH).exists()
+    assert (flash / savegame.BAD).read_bytes() == bad
+    # a complete temp file with a foreign field is dropped, the save kept
+    good = blob([112, 113])
+    (flash / savegame.PATH).write_bytes(good)
+    (flash / savegame.TMP).write_bytes(blob([112, 113, 97], mode=2))
+    saved, problem = savegame.load()
+    assert problem is None and saved.moves == bytes([112, 113])
+    assert not (flash / savegame.TMP).exists()
+
+
 def test_load_sets_a_corrupt_save_aside(flash):
     good = blob([112, 113, 97])
     (flash / savegame.PATH).write_bytes(good[:-3])
@@ -124,6 +183,8 @@ def expected(moves):
     "version",                              # another version
     "crc",                                  # corrupt
     "illegal",                              # good CRC, the same point twice
+    "human3",                               # good CRC, no such colour
+    "mode2",                                # good CRC, a wireless mode
 ])
 def test_boot_with_a_bad_save_reports_it_and_plays(flash, content):
     if content == "version":
@@ -134,6 +195,10 @@ def test_boot_with_a_bad_save_reports_it_and_plays(flash, content):
         content = bytes(d)
     elif content == "illegal":
         content = blob([112, 113, 112])
+    elif content == "human3":
+        content = blob([112, 113], human=3)
+    elif content == "mode2":
+        content = blob([112, 113], mode=2)
     (flash / savegame.PATH).write_bytes(content)
     s = Script(start_ms=650)
     s.snap("note", [(x, y) for x in range(0, 240, 3) for y in range(0, 80, 2)])

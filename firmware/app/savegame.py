@@ -16,6 +16,13 @@ BAD = "gomoku.bad"
 MATCH = "gomoku.mat"    # a wireless match's snapshot (wireless.py)
 _HEAD = 10          # magic 4, version, rule, mode, level, human, n
 _MAX = _HEAD + 225 + 2
+# What the app writes, and so all a save may hold (settings imports this
+# module, so the values are restated here; a test keeps them equal):
+_RULES = (0, 1, 4)      # settings.RULES: freestyle, exactly five, renju
+_LEVELS = (1, 2)        # ai.LEVELS: the levels the menu offers
+_MODE_AI = 0            # settings.MODE_AI: human is 1 (black) or 2 (white)
+_MODE_LOCAL = 1         # settings.MODE_LOCAL: two players, human is 0
+# settings.MODE_RADIO is never saved here: a wireless match keeps MATCH
 
 _buf = bytearray(_MAX)
 
@@ -53,7 +60,14 @@ def encode(rule, mode, level, human, moves, n):
 
 
 def decode(data):
-    """bytes -> Saved; ValueError naming what is wrong."""
+    """bytes -> Saved; ValueError naming what is wrong.
+
+    Every field must be one the app writes: a save with a good CRC but a
+    rule, mode, level or colour the app never chose is foreign, and load()
+    sets it aside. Whether the moves replay (no point taken twice, none
+    after the end, none renju forbids) only the engine can tell: the app
+    replays them on resume and sets the save aside if one is refused.
+    """
     if len(data) < _HEAD + 2:
         raise ValueError("truncated")
     if data[0:4] != MAGIC:
@@ -70,7 +84,20 @@ def decode(data):
     for m in moves:
         if m >= 225:
             raise ValueError("bad move")
-    return Saved(data[5], data[6], data[7], data[8], moves)
+    rule, mode, level, human = data[5], data[6], data[7], data[8]
+    if rule not in _RULES:
+        raise ValueError("unknown rule %d" % rule)
+    if mode == _MODE_AI:
+        if human != 1 and human != 2:
+            raise ValueError("vs AI with player colour %d" % human)
+    elif mode == _MODE_LOCAL:
+        if human != 0:
+            raise ValueError("2 players with player colour %d" % human)
+    else:
+        raise ValueError("unknown mode %d" % mode)
+    if level not in _LEVELS:
+        raise ValueError("unknown level %d" % level)
+    return Saved(rule, mode, level, human, moves)
 
 
 def write(rule, mode, level, human, moves, n):
