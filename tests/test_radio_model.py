@@ -19,10 +19,11 @@ from radio_medium import Medium  # noqa: E402
 class Raw:
     """Bare SPI access to one model, as a logic analyser would see it."""
 
-    def __init__(self, idx, medium):
+    def __init__(self, idx, medium, plus=True):
         self.cs, self.ce, self.irq = 5 + 100 * idx, 14 + 100 * idx, 22 + 100 * idx
         self.bus = idx * 10
-        self.model = N.NRF24L01Model(self.ce, self.irq, medium, "nrf%d" % idx)
+        self.model = N.NRF24L01Model(self.ce, self.irq, medium, "nrf%d" % idx,
+                                     plus=plus)
         machine.attach_spi(self.bus, self.cs, self.model, "nrf%d" % idx)
         self.spi = machine.SPI(self.bus, baudrate=4000000)
         self.csp = machine.Pin(self.cs, machine.Pin.OUT, value=1)
@@ -60,6 +61,9 @@ class Raw:
         if rx:
             self.cep(1)
             sim_clock.advance_us(130)
+
+    def activate(self, key=N.ACTIVATE_KEY):
+        return self.xfer(N.ACTIVATE, key)[0]
 
     def load(self, payload, cmd=N.W_TX_PAYLOAD):
         self.xfer(cmd, *payload)
@@ -335,3 +339,135 @@ def test_ce_toggle_after_max_rt_resends_with_the_same_pid(air):
     nxt = {pid for p, pid in frames if p == b"next"}
     assert len([1 for p, _ in frames if p == b"late"]) == 3
     assert len(late) == 1 and len(nxt) == 1 and late != nxt
+
+
+# ---- the original nRF24L01 (Product Specification v2.0) -------------------
+
+@pytest.fixture
+def old_air():
+    """Two nRF24L01 (not +) radios."""
+    sim_clock.reset()
+    machine.forget_all()
+    med = Medium(seed=3)
+    return med, Raw(0, med, plus=False), Raw(1, med, plus=False)
+
+
+def test_v2_reset_values_and_no_250k(old_air):
+    _, a, _ = old_air
+    assert a.r(N.RF_SETUP) == 0x0F                 # LNA_HCURR set at reset
+    assert a.r(N.FEATURE) == 0 and a.r(N.DYNPD) == 0
+    a.w(N.RF_SETUP, 0x26)                           # 250 kbps on a +
+    assert a.r(N.RF_SETUP) == 0x06                  # bits 7:5 reserved: 1 Mbps
+    a.w(N.RF_SETUP, 0xFF)
+    assert a.r(N.RF_SETUP) == 0x1F
+
+
+def test_v2_features_are_off_until_activate_which_toggles(old_air):
+    _, a, _ = old_air
+    a.w(N.FEATURE, N.EN_DPL)
+    a.w(N.DYNPD, 0x3F)
+    assert a.r(N.FEATURE) == 0 and a.r(N.DYNPD) == 0     # writes ignored
+    assert a.activate(0x72) == 0x0E                # STATUS out; wrong key
+    a.w(N.FEATURE, N.EN_DPL)
+    assert a.r(N.FEATURE) == 0
+    a.activate()
+    a.w(N.FEATURE, N.EN_DPL | N.EN_ACK_PAY)
+    a.w(N.DYNPD, 0x03)
+    assert a.r(N.FEATURE) == N.EN_DPL | N.EN_ACK_PAY and a.r(N.DYNPD) == 0x03
+    a.activate()                                   # the same again: off
+    assert a.r(N.FEATURE) == 0 and a.r(N.DYNPD) == 0
+    a.w(N.FEATURE, N.EN_DYN_ACK)
+    a.activate()                                   # on once more
+    assert not a.r(N.FEATURE) & N.EN_DYN_ACK       # that write had no effect
+    a.model.power_cycle()
+    assert a.r(N.FEATURE) == 0 and not a.model.activated
+    assert a.model.violations == []
+
+
+def test_v2_without_activate_no_dynamic_payload_is_received(old_air):
+    _, a, b = old_air
+    b.setup(True, B, A)                    # FEATURE/DYNPD written, not taken
+    a.setup(False, A, B, retr=0x11)
+    a.load(b"hello")
+    a.pulse()
+    sim_clock.advance_us(5000)
+    # no length on air, and pipe 1's static width is 0: nothing arrives
+    assert a.status() & N.MAX_RT and b.model.received == 0
+    assert b.xfer(N.R_RX_PL_WID, 0xFF)[1] == 0
+    for r in (a, b):                       # ACTIVATE in standby / power down
+        r.cep(0)
+        r.w(N.CONFIG, N.EN_CRC | N.CRCO)
+        r.activate()
+        r.w(N.FEATURE, N.EN_DPL)
+        r.w(N.DYNPD, 0x3F)
+    a.xfer(N.FLUSH_TX)
+    a.w(N.STATUS, 0x70)
+    b.setup(True, B, A)
+    a.setup(False, A, B)
+    a.load(b"hello")
+    a.pulse()
+    sim_clock.advance_us(3000)
+    assert a.status() & N.TX_DS and b.model.received == 1
+    assert b.xfer(N.R_RX_PL_WID, 0xFF)[1] == 5
+    assert b.xfer(N.R_RX_PAYLOAD, *[0xFF] * 5)[1:] == b"hello"
+    assert a.model.violations == [] and b.model.violations == []
+
+
+def test_v2_ack_payload_and_noack_need_activate(old_air):
+    _, a, b = old_air
+    b.setup(True, B, A, dpl=False)
+    a.setup(False, A, B, dpl=False)
+    b.w(N.RX_PW_P0 + 1, 4)
+    b.xfer(N.W_ACK_PAYLOAD | 1, *b"pong")          # not a command yet
+    assert b.model.tx_fifo == []
+    a.load(b"ping", N.W_TX_PAYLOAD_NOACK)          # nor this
+    assert a.model.tx_fifo == []
+    a.load(b"ping")
+    a.pulse()
+    sim_clock.advance_us(3000)
+    assert a.status() & N.TX_DS and b.model.received == 1   # static width
+    assert a.model.violations == [] and b.model.violations == []
+
+
+def test_activate_only_in_power_down_or_standby(old_air):
+    _, _, b = old_air
+    b.setup(True, B, A)                            # RX mode
+    b.activate()
+    assert not b.model.activated
+    assert any("ACTIVATE" in v for v in b.model.violations)
+
+
+def test_activate_is_no_command_on_the_plus(air):
+    _, a, _ = air
+    a.w(N.FEATURE, N.EN_DPL)                       # works without it
+    assert a.r(N.FEATURE) == N.EN_DPL
+    a.activate()
+    assert a.r(N.FEATURE) == N.EN_DPL              # no toggle
+    a.w(N.DYNPD, 0x3F)
+    assert a.r(N.DYNPD) == 0x3F
+    assert a.model.violations == []
+
+
+def test_v2_and_plus_talk_at_1m_not_at_250k(air):
+    med = air[0]
+    old = Raw(2, med, plus=False)
+    _, b = air[1], air[2]
+    b.setup(True, B, A, dpl=False)
+    b.w(N.RX_PW_P0 + 1, 1)
+    old.setup(False, A, B, dpl=False)
+    old.cep(0)
+    old.w(N.RF_SETUP, 0x26)                  # asks 250 kbps: stays at 1 Mbps
+    old.load(b"x")
+    old.pulse()
+    sim_clock.advance_us(3000)
+    assert old.status() & N.TX_DS and b.model.received == 1
+    old.w(N.STATUS, 0x70)
+    b.cep(0)
+    b.w(N.RF_SETUP, 0x26)                    # the + does go to 250 kbps
+    b.cep(1)
+    sim_clock.advance_us(200)
+    old.w(N.SETUP_RETR, 0x11)
+    old.load(b"y")
+    old.pulse()
+    sim_clock.advance_us(5000)
+    assert old.status() & N.MAX_RT and b.model.received == 1

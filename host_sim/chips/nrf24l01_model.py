@@ -1,4 +1,5 @@
-"""NRF24L01+ model, from the nRF24L01+ Product Specification v1.0.
+"""NRF24L01+ model, from the nRF24L01+ Product Specification v1.0; with
+plus=False the original nRF24L01, from its Product Specification v2.0.
 
 What a driver sees through SPI, CE and IRQ:
 - registers 0x00..0x1D with their reset values; W_REGISTER masks to the
@@ -16,6 +17,21 @@ What a driver sees through SPI, CE and IRQ:
   dynamic payload length (FEATURE.EN_DPL, DYNPD) or static RX_PW_Px,
   ACK payloads;
 - the IRQ pin (active low) for RX_DR, TX_DS and MAX_RT unless masked.
+
+The nRF24L01 (plus=False) differs where a driver can tell:
+- FEATURE and DYNPD, and the commands R_RX_PL_WID, W_ACK_PAYLOAD and
+  W_TX_PAYLOAD_NOACK, start deactivated: a write has no effect, a read
+  gives zeros, so no dynamic payload length is sent or accepted.
+  ACTIVATE (0x50) followed by 0x73 activates them; the same again
+  deactivates them (a toggle, kept until the supply goes). ACTIVATE is
+  allowed in power down and standby only. What the registers hold while
+  deactivated the datasheet does not say: the model keeps the last value
+  written while active and reads, and acts on, zeros.
+- RF_SETUP has no 250 kbps bit: bits 7:5 are reserved (only 000 allowed),
+  so RF_DR_LOW reads 0 and the rate is RF_DR's, 1 or 2 Mbps; bit 0 is
+  LNA_HCURR, reset value 0x0F.
+On the nRF24L01+ ACTIVATE is not a command (its command table has none):
+the model ignores it, and FEATURE and DYNPD always work.
 
 Packets go on air through a medium (host_sim/radio_medium.py): a receiver
 hears a packet only if it is in RX mode on the same channel and data rate,
@@ -76,6 +92,8 @@ R_RX_PL_WID = 0x60
 W_ACK_PAYLOAD = 0xA8
 W_TX_PAYLOAD_NOACK = 0xB0
 NOP = 0xFF
+ACTIVATE = 0x50         # nRF24L01 (not +): followed by ACTIVATE_KEY
+ACTIVATE_KEY = 0x73
 
 # writable bits of each 1-byte register (datasheet register map)
 _MASK = {CONFIG: 0x7F, EN_AA: 0x3F, EN_RXADDR: 0x3F, SETUP_AW: 0x03,
@@ -88,6 +106,11 @@ _RESET = {CONFIG: 0x08, EN_AA: 0x3F, EN_RXADDR: 0x03, SETUP_AW: 0x03,
           OBSERVE_TX: 0x00, RPD: 0x00, 0x0C: 0xC3, 0x0D: 0xC4, 0x0E: 0xC5,
           0x0F: 0xC6, 0x11: 0, 0x12: 0, 0x13: 0, 0x14: 0, 0x15: 0, 0x16: 0,
           FIFO_STATUS: 0x11, DYNPD: 0, FEATURE: 0}
+# the nRF24L01 (v2.0): RF_SETUP bits 7:5 reserved, bit 0 LNA_HCURR (set)
+_MASK_V2 = dict(_MASK)
+_MASK_V2[RF_SETUP] = 0x1F
+_RESET_V2 = dict(_RESET)
+_RESET_V2[RF_SETUP] = 0x0F
 
 T_PD2STBY = 1500     # us, power down -> standby (crystal start-up)
 T_SETTLE = 130       # us, standby -> TX or RX
@@ -144,8 +167,11 @@ class Frame:
 
 
 class NRF24L01Model:
-    def __init__(self, ce_pin=None, irq_pin=None, medium=None, name="nrf24l01"):
+    def __init__(self, ce_pin=None, irq_pin=None, medium=None, name="nrf24l01",
+                 plus=True):
         self.name = name
+        self.plus = plus        # False: the original nRF24L01 (v2.0)
+        self._mask = _MASK if plus else _MASK_V2
         self.ce_pin = ce_pin
         self.irq_pin = irq_pin
         self.violations = []
@@ -164,8 +190,9 @@ class NRF24L01Model:
     def power_cycle(self):
         """Supply off and on: every register back to its reset value."""
         self.regs = bytearray(0x1E)
-        for r, v in _RESET.items():
+        for r, v in (_RESET if self.plus else _RESET_V2).items():
             self.regs[r] = v
+        self.activated = False  # nRF24L01: ACTIVATE 0x73 toggles this
         self.addr = {RX_ADDR_P0: bytearray(b"\xe7" * 5),
                      RX_ADDR_P1: bytearray(b"\xc2" * 5),
                      TX_ADDR: bytearray(b"\xe7" * 5)}
@@ -226,8 +253,16 @@ class NRF24L01Model:
             return 0
         return 2 if c & CRCO else 1     # EN_AA forces CRC on
 
+    def _features(self):
+        """FEATURE/DYNPD and their commands work (always on the +)."""
+        return self.plus or self.activated
+
+    def _feature(self):
+        return self.regs[FEATURE] if self._features() else 0
+
     def _dpl(self, pipe):
-        return bool(self.regs[FEATURE] & EN_DPL and self.regs[DYNPD] >> pipe & 1)
+        return bool(self._feature() & EN_DPL and
+                    self.regs[DYNPD] >> pipe & 1)
 
     def read_reg(self, reg):
         if reg in self.addr:
@@ -236,6 +271,8 @@ class NRF24L01Model:
             return bytes([self._status()])
         if reg == FIFO_STATUS:
             return bytes([self._fifo_status()])
+        if reg in (FEATURE, DYNPD) and not self._features():
+            return b"\x00"
         if reg < len(self.regs):
             return bytes([self.regs[reg]])
         return b"\x00"
@@ -257,9 +294,11 @@ class NRF24L01Model:
             for i in range(min(len(data), 5)):
                 a[i] = data[i]
             return
-        if reg not in _MASK:
+        if reg not in self._mask:
             return
-        v = data[0] & _MASK[reg]
+        if reg in (FEATURE, DYNPD) and not self._features():
+            return              # nRF24L01 before ACTIVATE: no effect
+        v = data[0] & self._mask[reg]
         if reg == STATUS:
             self.regs[STATUS] &= ~(v & 0x70) & 0xFF
             if v & MAX_RT:
@@ -320,7 +359,12 @@ class NRF24L01Model:
         if cmd < 0x40:                      # W_REGISTER
             self._data.append(b)
             return 0
+        if cmd == ACTIVATE:
+            self._data.append(b)
+            return 0
         if cmd == R_RX_PL_WID:
+            if not self._features():
+                return 0        # deactivated: zeros on MISO
             if self._wid_glitch:
                 return self._wid_glitch
             return len(self.rx_fifo[0][1]) if self.rx_fifo else 0
@@ -339,12 +383,16 @@ class NRF24L01Model:
         data = bytes(self._data)
         if 0x20 <= cmd < 0x40:
             self._write_reg(cmd & 0x1F, data)
+        elif cmd == ACTIVATE:
+            self._activate(data)
         elif cmd == R_RX_PAYLOAD:
             if self.rx_fifo and self._pos > 0:
                 self.rx_fifo.pop(0)
                 self._wid_glitch = 0
         elif cmd in (W_TX_PAYLOAD, W_TX_PAYLOAD_NOACK):
-            if cmd == W_TX_PAYLOAD_NOACK and not self.regs[FEATURE] & EN_DYN_ACK:
+            if cmd == W_TX_PAYLOAD_NOACK and not self._features():
+                return          # nRF24L01 before ACTIVATE: not a command
+            if cmd == W_TX_PAYLOAD_NOACK and not self._feature() & EN_DYN_ACK:
                 self.violations.append("W_TX_PAYLOAD_NOACK without EN_DYN_ACK")
                 return
             if len(self.tx_fifo) >= 3 or not 1 <= len(data) <= 32:
@@ -353,8 +401,19 @@ class NRF24L01Model:
             self.tx_fifo.append([data, cmd == W_TX_PAYLOAD_NOACK, -1, -1])
             self._tx_kick()
         elif (cmd & 0xF8) == W_ACK_PAYLOAD:
-            if len(self.tx_fifo) < 3 and 1 <= len(data) <= 32:
+            if self._features() and len(self.tx_fifo) < 3 and \
+                    1 <= len(data) <= 32:
                 self.tx_fifo.append([data, False, cmd & 7, -1])
+
+    def _activate(self, data):
+        if self.plus:
+            return              # not a command on the nRF24L01+
+        if len(data) != 1 or data[0] != ACTIVATE_KEY:
+            return
+        if self.mode not in (POWER_DOWN, STANDBY_I, STANDBY_II):
+            self.violations.append("ACTIVATE outside power down / standby")
+            return
+        self.activated = not self.activated
 
     def glitch_width(self, w):
         """Make R_RX_PL_WID answer `w` (> 32: the datasheet's corrupt case)."""
@@ -468,7 +527,7 @@ class NRF24L01Model:
         noack = entry[1]
         f = Frame(self.regs[RF_CH], rate,
                   bytes(self.addr[TX_ADDR][:self._addr_w()]), entry[0],
-                  entry[3], noack, bool(self.regs[FEATURE] & EN_DPL),
+                  entry[3], noack, bool(self._feature() & EN_DPL),
                   self._crc_len())
         f.t0 = now
         f.t_end = now + air_us(len(entry[0]), self._addr_w(), f.crc, rate)
@@ -582,7 +641,7 @@ class NRF24L01Model:
         if not auto_ack:
             return None
         payload = b""
-        if self.regs[FEATURE] & EN_ACK_PAY:
+        if self._feature() & EN_ACK_PAY:
             for e in self.tx_fifo:
                 if e[2] == pipe:
                     payload = e[0]
