@@ -1,5 +1,7 @@
 """Whole games on the simulated handheld, through buttons and tilt only,
 checked by the pixels the LCD model shows."""
+import pytest
+
 import host_sim
 
 host_sim.install()
@@ -320,3 +322,63 @@ def test_menu_choices_are_remembered_across_a_reset(flash):
     st = settings.Settings()
     assert st.load() and st.values[settings.MODE] == settings.MODE_LOCAL
     assert st.values[settings.RULE] == 1
+
+
+def _winning_row(rule, black, white):
+    g = gomoku.Game(rule)
+    for k, (x, y) in enumerate(black):
+        g.play(x, y)
+        if k < len(white):
+            g.play(*white[k])
+    x, y, dx, dy, n = g.five()
+    return g, sorted((y + k * dy) * 15 + x + k * dx for k in range(n))
+
+
+# One move that makes two rows at once: the end screen highlights the row the
+# engine's g.five() reports, the one the rule counts.
+_TWO_ROWS = {
+    # freestyle: six across (2..7, 7) and five down (5, 3..7); six wins too,
+    # and g.five() gives the first row in its direction order (across)
+    "freestyle": (0, [(2, 7), (3, 7), (4, 7), (6, 7), (7, 7), (5, 3), (5, 4),
+                      (5, 5), (5, 6), (5, 7)],
+                  [(0, 0), (0, 2), (0, 4), (0, 6), (0, 8), (0, 10), (0, 12),
+                   (0, 14), (14, 0)],
+                  [7 * 15 + x for x in range(2, 8)]),
+    # exactly five: an overline (0..5, 7) that won nothing, grown to eleven
+    # across (0..10) by the move that makes an exact five down (6, 3..7):
+    # only the five is a win, and the eleven does not fit the highlight's
+    # nine-cell buffer
+    "standard": (1, [(0, 7), (1, 7), (2, 7), (4, 7), (5, 7), (3, 7), (7, 7),
+                     (8, 7), (9, 7), (10, 7), (6, 3), (6, 4), (6, 5), (6, 6),
+                     (6, 7)],
+                 [(0, 0), (2, 0), (4, 0), (6, 0), (8, 0), (10, 0), (12, 0),
+                  (14, 0), (0, 14), (2, 14), (4, 14), (6, 14), (8, 14),
+                  (10, 14)],
+                 [y * 15 + 6 for y in range(3, 8)]),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_TWO_ROWS))
+def test_end_screen_highlights_the_engines_winning_row(case, flash):
+    rule, black, white, want = _TWO_ROWS[case]
+    g, row = _winning_row(rule, black, white)
+    assert g.winner == 1 and row == want
+    s = Script()
+    s.tap("menu")           # Mode
+    s.tap("place")          # 2 players
+    s.tap("menu")           # Rule
+    if rule == gomoku.STANDARD:
+        s.tap("place")      # Exactly five
+    s.tap("menu")           # Start
+    s.tap("place")
+    s.wait(300)
+    for k, (x, y) in enumerate(black):
+        s.place(y * 15 + x)
+        if k < len(white):
+            s.place(white[k][1] * 15 + white[k][0])
+    s.wait(300)
+    snap_board(s, "end")
+    s.snap("banner", [(1, 1)])
+    rig = run_device(board_sim, s.end(), flash)
+    assert rig.snaps["banner"] == [bv.BANNER]
+    assert [i for i in ALL if rig.snaps["end:bg"][i] == bv.WIN] == want

@@ -78,10 +78,14 @@ def test_hosted_match_to_the_winner(flash):
         s.place(i)
         s.wait(400)
     s.snap("end", [stone_point(VIEW, i) for i in range(225)])
+    s.snap("end:bg", [(VIEW.origin(i)[0] + 1, VIEW.origin(i)[1] + 1)
+                      for i in range(225)])
     s.snap("banner", [(1, 1)])
     snaps = run_device(board_sim, s.end(), str(flash), dev=dev).snaps
     m = peer.m
     assert m.code is not None and m.my_colour == 2
+    # the five is highlighted, and nothing else
+    assert [i for i in range(225) if snaps["end:bg"][i] == bv.WIN] == row
     assert bv.TEXT in snaps["paired"]          # the code and link state
     want = [0] * 225
     for k in range(m.count):

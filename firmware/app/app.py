@@ -16,7 +16,6 @@ from controls import PLACE, BACK, MENU
 from tilt import RIGHT, LEFT, UP, DOWN
 
 _STEP = {RIGHT: (1, 0), LEFT: (-1, 0), UP: (0, -1), DOWN: (0, 1)}
-_DIRS = ((1, 0), (0, 1), (1, 1), (1, -1))
 _PAUSE_ITEMS = ("Resume", "Undo", "New game", "Main menu")
 
 # what a game ends with
@@ -47,29 +46,6 @@ def ai_levels():
     import ai
     lv = getattr(ai, "LEVELS", None)
     return tuple(lv) if lv else (1,)
-
-
-def five_cells(g, last, out):
-    """The winning line through `last` into out; -> its length (0 if none)."""
-    x, y = last % N, last // N
-    c = g.stone(x, y)
-    best = 0
-    for dx, dy in _DIRS:
-        n = 0
-        for s in (-1, 1):
-            px, py = x + s * dx, y + s * dy
-            while 0 <= px < N and 0 <= py < N and g.stone(px, py) == c:
-                px += s * dx
-                py += s * dy
-            if s < 0:
-                sx, sy = px + dx, py + dy
-            else:
-                n = max(abs(px - sx), abs(py - sy))
-        if n >= 5 and (best == 0 or (n == 5 and best != 5)):
-            for k in range(n):
-                out[k] = (sy + k * dy) * N + sx + k * dx
-            best = n
-    return best
 
 
 def wrap(text, width):
@@ -116,7 +92,7 @@ class App:
         self.human = 1          # vs AI: the player's colour; 0 two players
         self.other = "AI"       # who plays the other colour
         self.cursor = 7 * N + 7
-        self._five = bytearray(9)
+        self._five = bytearray(9)    # a winning row: 4 + the move + 4 at most
         self._ai = None
 
     # ---- boot ----------------------------------------------------------
@@ -448,6 +424,19 @@ class App:
             return _TO_MENU
         return None
 
+    def show_five(self, g):
+        """Highlight the winning row of the finished game g: the engine's
+        g.five() (the row the rule counts: an overline only where six or
+        more wins; the first row, in the engine's direction order, when one
+        move makes two)."""
+        r = g.five()
+        if r:
+            x, y, dx, dy, n = r
+            out = self._five
+            for k in range(n):
+                out[k] = (y + k * dy) * N + x + k * dx
+            self.view.show_win(out, n)
+
     def end_screen(self):
         """Winner banner and the five; -> _REMATCH, _TO_MENU, or None (undone)."""
         g = self.game
@@ -455,8 +444,7 @@ class App:
         if g.winner == 3:
             text = "Draw: the board is full"
         else:
-            n = five_cells(g, self.moves[self.n - 1], self._five)
-            view.show_win(self._five, n)
+            self.show_five(g)
             if self.human:
                 text = "You win!" if g.winner == self.human else "AI wins"
             else:

@@ -14,7 +14,6 @@ import savegame
 from board_view import ALERT, TEXT, BANNER, BANNER_TEXT
 from controls import PLACE, BACK, MENU
 from tilt import RIGHT, LEFT, UP, DOWN
-from app import five_cells
 
 PATH = savegame.MATCH
 _TMP = "gomoku.mtt"
@@ -196,8 +195,7 @@ class Wireless:
         if g.winner == 3:
             text = "Draw: the board is full"
         else:
-            n = five_cells(g, app.moves[app.n - 1], app._five)
-            app.view.show_win(app._five, n)
+            app.show_five(g)
             text = "You win!" if g.winner == self.m.my_colour else \
                 "The peer wins"
         app.view.status.center(text, BANNER_TEXT, BANNER)
