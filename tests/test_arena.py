@@ -76,6 +76,25 @@ def test_crash_and_garbage_lose(tmp_path):
         assert all(word in r.reason for r in res.games)
 
 
+@pytest.mark.parametrize("answer, reason", [
+    ("7", "black not a move: '7'"),
+    ("7,", "black not a move: '7,'"),
+    ("a,b", "black not a move: 'a,b'"),
+    ("7,7,7", "black not a move: '7,7,7'"),
+    ("1.5,2", "black not a move: '1.5,2'"),
+    ("99,99", "black illegal move 99,99: (99, 99) is off the board"),
+    ("-1,3", "black illegal move -1,3: (-1, 3) is off the board"),
+    ("8,8", "black illegal move 8,8: (8, 8) is occupied"),     # the opening's stone
+    ("", "black timeout (it answered only with empty lines)"),
+])
+def test_every_garbage_answer_loses_with_its_reason(tmp_path, answer, reason):
+    bad = brain_script(tmp_path, "garbage", "return %r" % answer)
+    rec = arena.play_game(bad, REF, opening=[(7, 7), (8, 8)],
+                          timeout=3 if answer == "" else 20, idx_black=0, idx_white=1)
+    assert rec.winner == 1 and rec.moves == [], rec
+    assert rec.reason.startswith(reason), rec.reason
+
+
 def test_timeout_loses(tmp_path):
     slow = brain_script(tmp_path, "slow", 'time.sleep(5); return "0,0"')
     rec = arena.play_game(slow, REF, opening=[], timeout=0.5)

@@ -71,25 +71,26 @@ class Brain:
             raise BrainError("crashed (stdin closed)")
 
     def readline(self, timeout):
-        """Next line of output that is not MESSAGE/DEBUG, within `timeout` s."""
+        """Next line of output that is not empty or MESSAGE/DEBUG/SUGGEST,
+        within `timeout` s."""
         deadline = time.monotonic() + timeout
         fd = self.proc.stdout.fileno()
+        blank = False
         while True:
             while b"\n" in self._buf:
                 line, self._buf = self._buf.split(b"\n", 1)
                 text = line.decode("utf-8", "replace").strip()
                 if not text:
+                    blank = True
                     continue
                 word = text.split(None, 1)[0].upper()
                 if word in ("MESSAGE", "DEBUG", "SUGGEST"):
                     continue
                 return text
             left = deadline - time.monotonic()
-            if left <= 0:
-                raise BrainError("timeout")
-            ready, _, _ = select.select([fd], [], [], left)
-            if not ready:
-                raise BrainError("timeout")
+            if left <= 0 or not select.select([fd], [], [], left)[0]:
+                raise BrainError("timeout (it answered only with empty lines)" if blank
+                                 else "timeout")
             chunk = os.read(fd, 65536)
             if not chunk:
                 raise BrainError("crashed (exit %s)" % self.proc.poll())
@@ -103,11 +104,11 @@ class Brain:
         spent = time.monotonic() - t0
         parts = reply.split(",")
         try:
-            x, y = int(parts[0]), int(parts[1])
             if len(parts) != 2:
                 raise ValueError
+            x, y = int(parts[0]), int(parts[1])
         except ValueError:
-            raise BrainError("not a move: %r" % reply[:80])
+            raise BrainError("not a move: %r" % reply[:80]) from None
         return (x, y), spent
 
     def close(self):
