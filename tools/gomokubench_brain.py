@@ -61,8 +61,8 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args(argv)
     np.random.seed(args.seed)
-    import arena
-    arena.serve(make_choose(args.level), name="gomokubench-" + args.level)
+    import brainloop
+    brainloop.serve(make_choose(args.level), name="gomokubench-" + args.level)
     return 0
 
 

@@ -154,12 +154,12 @@ def main(argv=None):
     ap.add_argument("--depth", type=int, default=3, help="plies")
     ap.add_argument("--seed", type=int, default=0, help="ignored (deterministic)")
     args = ap.parse_args(argv)
-    import arena
+    import brainloop
 
     def brain_choose(grid, me, rule, last):
         return choose(grid, me, rule, last, args.width, args.depth)
 
-    arena.serve(brain_choose, name="ref_alphabeta")
+    brainloop.serve(brain_choose, name="ref_alphabeta")
     return 0
 
 

@@ -6,7 +6,8 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import arena  # noqa: E402
+import arena  # noqa: E402  (arena._gomoku(): the engine's Game)
+import brainloop  # noqa: E402
 
 
 def choose(grid, me, rule=0, last=None):
@@ -26,4 +27,4 @@ def choose(grid, me, rule=0, last=None):
 
 
 if __name__ == "__main__":
-    arena.serve(choose, name="seed000-scorer")
+    brainloop.serve(choose, name="seed000-scorer")

@@ -1,0 +1,195 @@
+"""tools/brainloop.py, the reference brains' Gomocup loop: bad input gets one
+ERROR and changes nothing, BOARD blocks are read to DONE, games still play."""
+import io
+import subprocess
+import sys
+
+import pytest
+
+sys.path.insert(0, str(__import__("upy").ROOT / "tools"))
+import brainloop  # noqa: E402
+import ref_alphabeta  # noqa: E402
+
+ROOT = __import__("upy").ROOT
+PY = sys.executable
+
+
+class Recorder:
+    """A move function: the first free point in reading order; remembers
+    what it was asked, answers `answer` or raises ValueError when told to."""
+
+    def __init__(self):
+        self.calls = []
+        self.fail = None
+        self.answer = None
+
+    def __call__(self, grid, me, rule, last):
+        self.calls.append(([row[:] for row in grid], me, rule, last))
+        if self.fail:
+            raise ValueError(self.fail)
+        if self.answer:
+            return self.answer
+        return next((x, y) for y in range(15) for x in range(15) if not grid[y][x])
+
+
+def loop_with(*lines):
+    choose = Recorder()
+    loop = brainloop.BrainLoop(choose, name="t")
+    out = []
+    for line in lines:
+        out += loop.handle(line)
+    return loop, choose, out
+
+
+def feed(loop, *lines):
+    out = []
+    for line in lines:
+        out += loop.handle(line)
+    return out
+
+
+def test_malformed_board_row_gives_one_error_and_the_loop_stays_in_step():
+    loop, choose, out = loop_with("START 15", "TURN 7,7")
+    before = list(loop.stones)
+    out = feed(loop, "BOARD", "7,7", "8,8,2", "DONE", "ABOUT")
+    assert out == ["ERROR BOARD line '7,7' is not x,y,who",
+                   'name="t", version="1.0", country="-"']
+    assert loop.stones == before and len(choose.calls) == 1
+
+
+@pytest.mark.parametrize("rows, error", [
+    (["7,7,1", "x,8,2"], "ERROR expected x,y numbers but got 'x,8'"),
+    (["7,7,1", "15,8,2"], "ERROR 15,8 is off the 15x15 board"),
+    (["7,7,1", "8,8,x"], "ERROR BOARD line '8,8,x': who is not a number"),
+    (["7,7,1", "8,8,4"], "ERROR BOARD line '8,8,4': who must be 1, 2 or 3"),
+    (["7,7,2", "7,7,1"], "ERROR BOARD: 7,7 given twice"),
+    (["7,7,1", "8,8,1"], "ERROR BOARD with 2 own and 0 opponent stones: "
+                         "the brain cannot be the side to move"),
+])
+def test_bad_board_blocks_are_refused_whole(rows, error):
+    loop, choose, _ = loop_with("START 15", "BEGIN")
+    before = list(loop.stones)
+    assert feed(loop, "BOARD", *rows, "DONE") == [error]
+    assert loop.stones == before and len(choose.calls) == 1
+    assert feed(loop, "TURN 5,5") == ["1,0"]      # still in step, same game
+
+
+def test_board_before_start_is_read_to_done():
+    loop, choose, out = loop_with("BOARD", "7,7,2", "DONE", "START 15")
+    assert out == ["ERROR no game: send START 15 first", "OK"]
+    assert choose.calls == []
+
+
+def test_board_position_colours_last_move_and_winning_line_markers():
+    loop, choose, out = loop_with("START 15", "INFO rule 4", "BOARD", "7,7,2", "8,8,1",
+                                  "6,6,2", "0,0,3", "", "DONE")
+    grid, me, rule, last = choose.calls[0]
+    assert (me, rule, last) == (2, 4, (6, 6))   # 2 opponent stones, 1 own: white
+    assert grid[7][7] == grid[6][6] == 1 and grid[8][8] == 2
+    assert grid[0][0] == 0                      # who 3 is a marker, not a stone
+    assert out == ["OK", "0,0"] and loop.stones[-1] == (0, 0, 1)
+
+
+@pytest.mark.parametrize("arg, error", [
+    ("7,7", "ERROR 7,7 is occupied"),
+    ("15,3", "ERROR 15,3 is off the 15x15 board"),
+    ("-1,3", "ERROR -1,3 is off the 15x15 board"),
+    ("7", "ERROR expected x,y but got '7'"),
+    ("a,b", "ERROR expected x,y numbers but got 'a,b'"),
+    ("", "ERROR expected x,y but got ''"),
+])
+def test_bad_turn_changes_nothing(arg, error):
+    loop, choose, _ = loop_with("START 15", "TURN 7,7")
+    before = list(loop.stones)
+    assert feed(loop, "TURN " + arg) == [error]
+    assert loop.stones == before and len(choose.calls) == 1
+
+
+def test_turn_the_engine_refuses_changes_nothing():
+    loop, choose, _ = loop_with("START 15", "TURN 7,7")
+    before = list(loop.stones)
+    choose.fail = "stone counts do not fit the side to move"
+    assert feed(loop, "TURN 3,3") == ["ERROR engine: stone counts do not fit the side to move"]
+    assert loop.stones == before
+    choose.fail = None
+    choose.answer = (7, 7)                      # occupied: a bug in the engine
+    assert feed(loop, "TURN 3,3") == ["ERROR engine chose 7,7, which is occupied"]
+    assert loop.stones == before
+    choose.answer = None
+    assert feed(loop, "TURN 3,3") == ["1,0"]    # the opponent's stone now counts
+    assert loop.stones == [(7, 7, 2), (0, 0, 1), (3, 3, 2), (1, 0, 1)]
+
+
+def test_unknown_and_out_of_place_commands():
+    loop, choose, out = loop_with("BEGIN", "TURN 7,7", "START 19", "START x")
+    assert out == ["ERROR no game: send START 15 first"] * 2 + [
+        "ERROR only a 15x15 board is supported, not 19",
+        "ERROR START wants a board size, got 'x'"]
+    out = feed(loop, "START 15", "FROB 1", "7,7", "INFO rule x", "INFO rule 8",
+               "INFO timeout_turn soon", "INFO folder /tmp", "BEGIN", "BEGIN")
+    assert out == ["OK", "UNKNOWN FROB", "UNKNOWN 7,7",
+                   "ERROR INFO rule wants a number, got 'x'",
+                   "ERROR INFO rule 8: caro is not supported",
+                   "ERROR INFO timeout_turn wants a number, got 'soon'",
+                   "0,0", "ERROR BEGIN on a board that is not empty"]
+    assert loop.rule == 0 and loop.stones == [(0, 0, 1)]
+
+
+def test_takeback_play_restart_and_end():
+    loop, choose, out = loop_with("start 15", "turn 7,7", "TAKEBACK 7,7", "TAKEBACK 0,0",
+                                  "TAKEBACK 7,7", "TAKEBACK 7,7", "PLAY 7,7", "PLAY 3,3",
+                                  "RESTART", "RECTSTART 15,15", "RECTSTART 20,15")
+    assert out == ["OK", "0,0", "ERROR TAKEBACK 7,7: the last move is 0,0", "OK", "OK",
+                   "ERROR TAKEBACK on an empty board", "7,7", "3,3", "OK", "OK",
+                   "ERROR only a 15x15 board is supported, not 20x15"]
+    assert loop.stones == [] and not loop.done
+    assert feed(loop, "END") == [] and loop.done
+
+
+def test_serve_answers_line_by_line_and_stops_at_end():
+    out = io.StringIO()
+    brainloop.serve(Recorder(), "t", io.StringIO("START 15\nBEGIN\nEND\nABOUT\n"), out)
+    assert out.getvalue() == "OK\n0,0\n"
+
+
+def test_normal_game_gives_ref_alphabeta_the_positions_it_always_had():
+    # the loop hands choose() the grid, side and last move of the game: the
+    # reference brain plays as ref_alphabeta.choose does on that position
+    got = []
+
+    def choose(grid, me, rule, last):
+        move = ref_alphabeta.choose(grid, me, rule, last, 3, 1)
+        got.append(([row[:] for row in grid], me, last, move))
+        return move
+
+    loop = brainloop.BrainLoop(choose)
+    out = feed(loop, "START 15", "INFO rule 1", "BOARD", "7,7,2", "DONE")
+    opponent = [(5, 5), (6, 5), (9, 9), (2, 12)]
+    for x, y in opponent:
+        out += feed(loop, "TURN %d,%d" % (x, y))
+    moves = [m for _, _, _, m in got]
+    assert out == ["OK"] + ["%d,%d" % m for m in moves] and len(moves) == 5
+    grid = [[0] * 15 for _ in range(15)]
+    grid[7][7] = 1
+    for i, (g, me, last, move) in enumerate(got):
+        assert me == 2 and g == grid
+        assert last == ((7, 7) if i == 0 else opponent[i - 1])
+        assert ref_alphabeta.choose([r[:] for r in grid], 2, 1, last, 3, 1) == move
+        grid[move[1]][move[0]] = 2
+        if i < len(opponent):
+            grid[opponent[i][1]][opponent[i][0]] = 1
+    assert [s[:2] for s in loop.stones[1::2]] == moves
+
+
+@pytest.mark.parametrize("brain", ["seed_brain.py", "ref_alphabeta.py --width 3 --depth 1",
+                                   "gomokubench_brain.py"])
+def test_each_reference_brain_runs_the_loop(brain):
+    proc = subprocess.run(
+        [PY] + ("tools/" + brain).split(), cwd=str(ROOT), text=True, timeout=60,
+        input="START 15\nBOARD\n7,7\n8,8,2\nDONE\nBOARD\n7,7,2\nDONE\nTURN 7,7\nEND\n",
+        capture_output=True)
+    out = proc.stdout.split("\n")
+    assert out[:2] == ["OK", "ERROR BOARD line '7,7' is not x,y,who"], proc.stdout
+    x, y = (int(v) for v in out[2].split(","))
+    assert (x, y) != (7, 7) and 0 <= x < 15 and 0 <= y < 15
+    assert out[3] == "ERROR 7,7 is occupied" and out[4:] == [""]

@@ -1,0 +1,251 @@
+"""The Gomocup (piskvork) protocol loop of the reference brains.
+
+tools/ref_alphabeta.py, tools/seed_brain.py and tools/gomokubench_brain.py
+are a move function each; this turns one into a brain on stdin/stdout:
+
+    import brainloop
+    brainloop.serve(choose, name="ref_alphabeta")
+
+`choose(grid, me, rule, last) -> (x, y)`: grid[y][x] is 0 empty, 1 black,
+2 white (a fresh grid every call); `me` is the colour to move; `rule` is
+0 freestyle, 1 exactly five or 4 renju; `last` is the opponent's last move
+or None. A ValueError from it is answered with ERROR.
+
+Commands as tools/pbrain.py takes them (one a line, case-insensitive):
+START 15, RECTSTART 15,15, RESTART, INFO key value, BEGIN, TURN x,y,
+BOARD ... DONE (lines x,y,who: 1 own, 2 opponent, 3 a winning-line marker,
+ignored), TAKEBACK x,y (the last move), PLAY x,y, ABOUT, END. Malformed or
+out-of-place input gets one `ERROR <reason>` (an unknown command
+`UNKNOWN <word>`) and leaves the position as it was; a BOARD block is read
+to its DONE before anything is answered, so the loop stays in step. The
+loop knows the board, not the rules: a move after a five is not refused.
+"""
+import sys
+
+SIZE = 15
+_NUMERIC_INFO = ("timeout_turn", "timeout_match", "time_left", "max_memory",
+                 "game_type")
+
+
+class ProtocolError(Exception):
+    """Bad input: answered with ERROR, the position is left as it was."""
+
+
+def parse_xy(text):
+    """'x,y' -> (x, y) ints; ProtocolError if malformed or off the board."""
+    parts = text.split(",")
+    if len(parts) != 2:
+        raise ProtocolError("expected x,y but got %r" % text)
+    try:
+        x, y = int(parts[0]), int(parts[1])
+    except ValueError:
+        raise ProtocolError("expected x,y numbers but got %r" % text) from None
+    if not (0 <= x < SIZE and 0 <= y < SIZE):
+        raise ProtocolError("%d,%d is off the 15x15 board" % (x, y))
+    return x, y
+
+
+def rule_from_info(value):
+    """0 freestyle, 1 exactly five or 4 renju for an INFO rule bitmask."""
+    try:
+        bits = int(value)
+    except ValueError:
+        raise ProtocolError("INFO rule wants a number, got %r" % value) from None
+    if bits < 0:
+        raise ProtocolError("INFO rule %d is negative" % bits)
+    if bits & 8:
+        raise ProtocolError("INFO rule %d: caro is not supported" % bits)
+    return 4 if bits & 4 else (1 if bits & 1 else 0)
+
+
+class BrainLoop:
+    """Protocol state around `choose`; `handle(line)` returns the answer lines."""
+
+    def __init__(self, choose, name="brain"):
+        self.choose = choose
+        self.name = name
+        self.rule = 0
+        self.stones = None       # None before START; (x, y, 1 own / 2 opponent) in order
+        self.board_lines = None  # collecting BOARD ... DONE
+        self.done = False
+
+    def handle(self, line):
+        line = line.strip()
+        if self.board_lines is not None:
+            return self._board_line(line)
+        if not line:
+            return []
+        word, _, arg = line.partition(" ")
+        word = word.upper()
+        fn = getattr(self, "cmd_" + word.lower(), None) if word.isalpha() else None
+        if fn is None:
+            return ["UNKNOWN " + word[:40]]
+        try:
+            return fn(arg.strip())
+        except ProtocolError as e:
+            return ["ERROR " + str(e)]
+
+    # -- position ------------------------------------------------------------
+    def _need_game(self):
+        if self.stones is None:
+            raise ProtocolError("no game: send START 15 first")
+
+    def _free(self, x, y, stones):
+        if any(s[0] == x and s[1] == y for s in stones):
+            raise ProtocolError("%d,%d is occupied" % (x, y))
+
+    def _reply(self, stones):
+        """Ask `choose` for a move on `stones`; keep the position only if it
+        answers a free point, and return that move's line."""
+        if len(stones) >= SIZE * SIZE:
+            raise ProtocolError("the board is full")
+        me = 1 if len(stones) % 2 == 0 else 2
+        grid = [[0] * SIZE for _ in range(SIZE)]
+        for x, y, f in stones:
+            grid[y][x] = me if f == 1 else 3 - me
+        last = stones[-1][:2] if stones and stones[-1][2] == 2 else None
+        try:
+            x, y = self.choose(grid, me, self.rule, last)
+        except ValueError as e:
+            raise ProtocolError("engine: %s" % e) from None
+        if not (isinstance(x, int) and isinstance(y, int)
+                and 0 <= x < SIZE and 0 <= y < SIZE):
+            raise ProtocolError("engine chose %r, off the board" % ((x, y),))
+        if any(s[0] == x and s[1] == y for s in stones):
+            raise ProtocolError("engine chose %d,%d, which is occupied" % (x, y))
+        self.stones = stones + [(x, y, 1)]
+        return ["%d,%d" % (x, y)]
+
+    # -- commands --------------------------------------------------------------
+    def cmd_start(self, arg):
+        try:
+            size = int(arg)
+        except ValueError:
+            raise ProtocolError("START wants a board size, got %r" % arg) from None
+        if size != SIZE:
+            raise ProtocolError("only a 15x15 board is supported, not %d" % size)
+        self.stones = []
+        return ["OK"]
+
+    def cmd_rectstart(self, arg):
+        try:
+            w, h = (int(v) for v in arg.split(","))
+        except ValueError:
+            raise ProtocolError("RECTSTART wants w,h, got %r" % arg) from None
+        if (w, h) != (SIZE, SIZE):
+            raise ProtocolError("only a 15x15 board is supported, not %dx%d" % (w, h))
+        return self.cmd_start(str(SIZE))
+
+    def cmd_restart(self, arg):
+        self._need_game()
+        self.stones = []
+        return ["OK"]
+
+    def cmd_info(self, arg):
+        key, _, value = arg.partition(" ")
+        key = key.lower()
+        value = value.strip()
+        if not key:
+            raise ProtocolError("INFO wants a key and a value")
+        if key == "rule":
+            self.rule = rule_from_info(value)
+        elif key in _NUMERIC_INFO:
+            try:
+                int(value)
+            except ValueError:
+                raise ProtocolError("INFO %s wants a number, got %r" % (key, value)) from None
+        return []
+
+    def cmd_begin(self, arg):
+        self._need_game()
+        if self.stones:
+            raise ProtocolError("BEGIN on a board that is not empty")
+        return self._reply([])
+
+    def cmd_turn(self, arg):
+        self._need_game()
+        x, y = parse_xy(arg)
+        self._free(x, y, self.stones)
+        return self._reply(self.stones + [(x, y, 2)])
+
+    def cmd_play(self, arg):
+        self._need_game()
+        x, y = parse_xy(arg)
+        self._free(x, y, self.stones)
+        self.stones = self.stones + [(x, y, 1)]
+        return ["%d,%d" % (x, y)]
+
+    def cmd_takeback(self, arg):
+        self._need_game()
+        x, y = parse_xy(arg)
+        if not self.stones:
+            raise ProtocolError("TAKEBACK on an empty board")
+        if self.stones[-1][:2] != (x, y):
+            raise ProtocolError("TAKEBACK %d,%d: the last move is %d,%d"
+                                % ((x, y) + self.stones[-1][:2]))
+        self.stones = self.stones[:-1]
+        return ["OK"]
+
+    def cmd_board(self, arg):
+        self.board_lines = []       # read to DONE whatever the state
+        return []
+
+    def _board_line(self, line):
+        if line.upper() != "DONE":
+            if line:
+                self.board_lines.append(line)
+            return []
+        lines, self.board_lines = self.board_lines, None
+        try:
+            self._need_game()
+            return self._reply(self._board_stones(lines))
+        except ProtocolError as e:
+            return ["ERROR " + str(e)]
+
+    @staticmethod
+    def _board_stones(lines):
+        """The BOARD block's stones, in the order given."""
+        stones, seen = [], set()
+        for ln in lines:
+            parts = ln.split(",")
+            if len(parts) != 3:
+                raise ProtocolError("BOARD line %r is not x,y,who" % ln)
+            x, y = parse_xy(",".join(parts[:2]))
+            try:
+                who = int(parts[2])
+            except ValueError:
+                raise ProtocolError("BOARD line %r: who is not a number" % ln) from None
+            if who == 3:
+                continue
+            if who not in (1, 2):
+                raise ProtocolError("BOARD line %r: who must be 1, 2 or 3" % ln)
+            if (x, y) in seen:
+                raise ProtocolError("BOARD: %d,%d given twice" % (x, y))
+            seen.add((x, y))
+            stones.append((x, y, who))
+        own = sum(1 for s in stones if s[2] == 1)
+        opp = len(stones) - own
+        if opp not in (own, own + 1):
+            raise ProtocolError("BOARD with %d own and %d opponent stones: the brain "
+                                "cannot be the side to move" % (own, opp))
+        return stones
+
+    def cmd_about(self, arg):
+        return ['name="%s", version="1.0", country="-"' % self.name]
+
+    def cmd_end(self, arg):
+        self.done = True
+        return []
+
+
+def serve(choose, name="brain", stdin=None, stdout=None):
+    """Run the brain loop around `choose` until END or the end of input."""
+    stdin = stdin or sys.stdin
+    stdout = stdout or sys.stdout
+    loop = BrainLoop(choose, name)
+    for line in iter(stdin.readline, ""):
+        for out in loop.handle(line):
+            stdout.write(out + "\n")
+            stdout.flush()
+        if loop.done:
+            return
