@@ -17,22 +17,33 @@ import nrf24l01  # noqa: E402
 import upy  # noqa: E402
 
 
-def node(idx, medium):
+def node(idx, medium, plus=True, **kw):
     cs, ce, irq = 5 + 100 * idx, 14 + 100 * idx, 22 + 100 * idx
-    model = N.NRF24L01Model(ce, irq, medium)
+    model = N.NRF24L01Model(ce, irq, medium, plus=plus)
     machine.attach_spi(idx * 10, cs, model, "nrf%d" % idx)
-    drv = nrf24l01.NRF24L01(machine.SPI(idx * 10, baudrate=4000000),
-                            machine.Pin(cs), machine.Pin(ce), machine.Pin(irq))
-    return model, drv
+    return model, driver(idx, **kw)
 
 
-@pytest.fixture
-def pair():
+def driver(idx, **kw):
+    cs, ce, irq = 5 + 100 * idx, 14 + 100 * idx, 22 + 100 * idx
+    return nrf24l01.NRF24L01(machine.SPI(idx * 10, baudrate=4000000),
+                             machine.Pin(cs), machine.Pin(ce), machine.Pin(irq),
+                             **kw)
+
+
+# the nRF24L01+, the original nRF24L01 (spec v2.0), and one of each
+KINDS = {"plus": (True, True), "nrf24l01": (False, False),
+         "mixed": (True, False)}
+
+
+@pytest.fixture(params=sorted(KINDS))
+def pair(request):
     sim_clock.reset()
     machine.forget_all()
     med = Medium(seed=5)
-    ma, a = node(0, med)
-    mb, b = node(1, med)
+    plus_a, plus_b = KINDS[request.param]
+    ma, a = node(0, med, plus_a)
+    mb, b = node(1, med, plus_b)
     a.open_tx_pipe(b"BBBBB")
     a.open_rx_pipe(1, b"AAAAA")
     b.open_tx_pipe(b"AAAAA")
@@ -48,6 +59,8 @@ def test_init_state(pair):
     assert ma.mode == N.POWER_DOWN
     assert r[N.SETUP_AW] == 3 and r[N.EN_AA] == 0x3F
     assert r[N.FEATURE] & N.EN_DPL and r[N.DYNPD] == 0x3F
+    assert ma.read_reg(N.FEATURE) == bytes([N.EN_DPL])    # in effect
+    assert ma.plus or ma.activated
     assert r[N.SETUP_RETR] == 0x15                   # ARD 500 us, ARC 5
     assert r[N.RF_CH] == 76 and r[N.RF_SETUP] == 0x06
     assert ma.rx_address(0) == b"BBBBB" and ma.rx_address(1) == b"AAAAA"
@@ -81,6 +94,59 @@ def test_send_receive_with_ack(pair):
     a.start_listening()
     assert b.send(b"back") and b.listening and mb.mode == N.RX_MODE
     assert a.recv() == 4 and bytes(a.rx[:4]) == b"back"
+
+
+def fresh_nrf24l01_pair():
+    sim_clock.reset()
+    machine.forget_all()
+    med = Medium(seed=5)
+    ma, a = node(0, med, False)
+    mb, b = node(1, med, False)
+    a.open_tx_pipe(b"BBBBB")
+    a.open_rx_pipe(1, b"AAAAA")
+    b.open_tx_pipe(b"AAAAA")
+    b.open_rx_pipe(1, b"BBBBB")
+    return ma, a, mb, b
+
+
+def test_nrf24l01_is_activated_once_and_stays_on_after_a_reinit():
+    ma, a, mb, b = fresh_nrf24l01_pair()
+    assert ma.activated and mb.activated
+    # the MCU resets, the radio keeps its supply: a second ACTIVATE would
+    # turn the features off again
+    a = driver(0)
+    a.open_tx_pipe(b"BBBBB")
+    a.open_rx_pipe(1, b"AAAAA")
+    assert ma.activated
+    b.start_listening()
+    assert a.send(b"after reset") is True
+    assert b.recv() == 11 and bytes(b.rx[:11]) == b"after reset"
+    assert ma.violations == [] and mb.violations == []
+
+
+def test_250k_on_the_plus_and_a_clear_error_on_the_nrf24l01():
+    sim_clock.reset()
+    machine.forget_all()
+    med = Medium(seed=5)
+    ma, a = node(0, med, True, rate=nrf24l01.RATE_250K)
+    assert N.rate_bps(ma.regs[N.RF_SETUP]) == 250000
+    with pytest.raises(OSError) as e:
+        node(1, med, False, rate=nrf24l01.RATE_250K)
+    assert "250 kbps" in str(e.value) and "nRF24L01+" in str(e.value)
+    b = driver(1)                                   # 1 Mbps: fine
+    with pytest.raises(OSError):
+        b.set_rf(nrf24l01.RATE_250K, nrf24l01.POWER_0DBM)
+
+
+def test_a_chip_whose_feature_never_takes_is_named(monkeypatch):
+    # no dynamic payloads even after ACTIVATE: nothing would ever arrive,
+    # so the driver says so rather than pass the presence check
+    sim_clock.reset()
+    machine.forget_all()
+    monkeypatch.setattr(N.NRF24L01Model, "_activate", lambda self, data: None)
+    with pytest.raises(OSError) as e:
+        node(0, Medium(seed=5), False)
+    assert "FEATURE" in str(e.value) and "ACTIVATE" in str(e.value)
 
 
 def test_max_rt_flushes_and_recovers(pair):
@@ -127,7 +193,7 @@ from nrf24l01_model import NRF24L01Model
 import nrf24l01
 med = Medium(seed=1)
 def node(i):
-    m = NRF24L01Model(14 + 100 * i, 22 + 100 * i, med)
+    m = NRF24L01Model(14 + 100 * i, 22 + 100 * i, med, plus=PLUS)
     machine.attach_spi(i * 10, 5 + 100 * i, m, "nrf")
     d = nrf24l01.NRF24L01(machine.SPI(i * 10, baudrate=4000000),
                           machine.Pin(5 + 100 * i), machine.Pin(14 + 100 * i),
@@ -152,11 +218,27 @@ mb.glitch_width(33)
 a.send(b"x")
 print(b.recv(), b.any(), ma.violations, mb.violations)
 """
-    out = upy.run(code, heapsize="256k", shims=True, extra_path=CHIPS).split("\n")
+    out = upy.run("PLUS = True\n" + code, heapsize="256k", shims=True,
+                  extra_path=CHIPS).split("\n")
     assert out[0] == "12 21 76"
     assert out[1] == "False 1 0"
     assert out[2] == "True 5 b'hello'"
     assert out[3] == "0 False [] []"
+
+
+def test_nrf24l01_driver_on_unix_port():
+    # the original nRF24L01: the driver activates its features there too
+    code = "PLUS = False\n" + UNIX_SETUP + """
+print(ma.activated, mb.activated, ma.read_reg(0x1D), mb.read_reg(0x1C))
+b.start_listening()
+print(a.send(b"hello"), b.recv(), bytes(b.rx[:5]))
+a.start_listening()
+print(b.send(b"back"), a.recv(), bytes(a.rx[:4]), ma.violations, mb.violations)
+"""
+    out = upy.run(code, heapsize="256k", shims=True, extra_path=CHIPS).split("\n")
+    assert out[0] == "True True b'\\x04' b'?'"
+    assert out[1] == "True 5 b'hello'"
+    assert out[2] == "True 4 b'back' [] []"
 
 
 def test_no_allocation_per_packet_on_unix_port():
@@ -174,13 +256,15 @@ class P:
         s.v = v
     def __call__(s, v=None): return s.value(v)
 class S:
-    def __init__(s): s.reg = 0; s.aw = 3
+    def __init__(s): s.reg = 0; s.aw = 3; s.feat = 0
     def write_readinto(s, tx, rx):
         c = tx[0]
         if c == 0x23: s.aw = tx[1]
+        if c == 0x3D: s.feat = tx[1]
         rx[0] = 0x20
         if len(rx) > 1:
             if c == 0x03: rx[1] = s.aw
+            elif c == 0x1D: rx[1] = s.feat
             elif c == 0x60: rx[1] = 8
             elif c == 0x17: rx[1] = 0x00
             elif c == 0x08: rx[1] = 0x01

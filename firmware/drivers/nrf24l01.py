@@ -10,7 +10,11 @@
     nrf.power_down()
 
 Auto-ack with retransmit (SETUP_RETR), 2-byte CRC, 5-byte addresses,
-dynamic payload length (FEATURE.EN_DPL, DYNPD). The chip is powered down
+dynamic payload length (FEATURE.EN_DPL, DYNPD). The original nRF24L01
+ignores FEATURE and DYNPD until the ACTIVATE command, which toggles them on
+and off; the driver sends it only when FEATURE did not take the write (the
+nRF24L01+ has no ACTIVATE). RATE_250K needs the nRF24L01+: the nRF24L01
+refuses it with OSError. The chip is powered down
 whenever it is neither listening nor sending (1.5 ms start-up before a send
 from power down). One preallocated buffer each way: no allocation per packet.
 """
@@ -39,6 +43,8 @@ _W_TX_PAYLOAD = const(0xA0)
 _FLUSH_TX = const(0xE1)
 _FLUSH_RX = const(0xE2)
 _R_RX_PL_WID = const(0x60)
+_ACTIVATE = const(0x50)     # nRF24L01 (not +), followed by _ACTIVATE_KEY
+_ACTIVATE_KEY = const(0x73)
 _NOP = const(0xFF)
 
 _EN_CRC = const(0x08)
@@ -92,7 +98,7 @@ class NRF24L01:
         self._reg_write(_CONFIG, _EN_CRC | _CRCO)       # 2-byte CRC, down
         self._reg_write(_EN_AA, 0x3F)
         self._reg_write(_EN_RXADDR, 0x03)
-        self._reg_write(_FEATURE, _EN_DPL)
+        self._features()
         self._reg_write(_DYNPD, 0x3F)
         self.set_retries(ard_us, arc)
         self.set_channel(channel)
@@ -109,6 +115,25 @@ class NRF24L01:
                 raise OSError("NRF24L01 not responding (cs=%s, ce=%s): "
                               "SETUP_AW wrote 0x%02x, read 0x%02x"
                               % (cs, ce, aw, got))
+
+    def _features(self):
+        # The nRF24L01 keeps FEATURE, DYNPD and R_RX_PL_WID off (a write is
+        # lost, a read gives 0) until ACTIVATE 0x73, and the same command
+        # again turns them off: so only when the write did not take. A chip
+        # already on (the MCU reset, not the radio) keeps it.
+        self._reg_write(_FEATURE, _EN_DPL)
+        if self._reg_read(_FEATURE) == _EN_DPL:
+            return
+        self._b2[0] = _ACTIVATE
+        self._b2[1] = _ACTIVATE_KEY
+        self.cs(0)
+        self.spi.write(self._b2)
+        self.cs(1)
+        self._reg_write(_FEATURE, _EN_DPL)
+        got = self._reg_read(_FEATURE)
+        if got != _EN_DPL:
+            raise OSError("NRF24L01: FEATURE wrote 0x%02x, read 0x%02x even "
+                          "after ACTIVATE: no dynamic payloads" % (_EN_DPL, got))
 
     # ---- SPI --------------------------------------------------------------
 
@@ -155,6 +180,10 @@ class NRF24L01:
 
     def set_rf(self, rate, power):
         self._reg_write(_RF_SETUP, rate | power)
+        if rate == RATE_250K and not self._reg_read(_RF_SETUP) & RATE_250K:
+            # the nRF24L01's RF_SETUP has no such bit: it stays at 1 Mbps
+            raise OSError("NRF24L01: 250 kbps needs an nRF24L01+; this chip "
+                          "has 1 and 2 Mbps only")
 
     def set_retries(self, ard_us, arc):
         if not (250 <= ard_us <= 4000 and 0 <= arc <= 15):
