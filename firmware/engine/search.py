@@ -8,9 +8,9 @@ with) played out, double threes, else the eval.
 Each reply gets a few answers of its own too (a third ply) when the side to
 move stands worse by the eval, where defence needs it, and on every black
 move, where the attack gains from it; white's first moves, which decide its
-games, look at more candidates and replies. A seeded xorshift picks among moves within a margin of the best. Fixed limits,
-no clock; all buffers exist at import, a move allocates nothing. Level 3 is
-deepsearch.
+games, look at more candidates and replies. A seeded xorshift picks among
+moves within a margin of the best. Fixed limits, no clock; all buffers
+exist at import, a move allocates nothing. Level 3 is deepsearch.
 """
 import candscan as C
 from candscan import _g, const
