@@ -3,6 +3,7 @@ manifests/, tools/deploy.py), proven as far as this machine allows: the
 build is deployed with the real mpremote command over a serial link to the
 MicroPython unix port, which then boots main.py from that flash and plays a
 whole game against the AI from the .mpy files."""
+import ast
 import os
 import shutil
 import subprocess
@@ -49,7 +50,9 @@ def test_build_is_the_flat_device_layout_and_nothing_else(board, built):
     root, report = built[board]
     out = root / board
     lib = {p.name for p in (out / "lib").iterdir()}
-    assert lib == {m + ".mpy" for m in source_modules() | {"board"}}
+    device = source_modules() - set(build.PC_ONLY)
+    assert lib == {m + ".mpy" for m in device | {"board"}}
+    assert set(build.PC_ONLY) == {"deepsearch", "vct"} <= source_modules()
     assert sorted(p.name for p in out.iterdir()) == ["build.json", "lib", "main.py"]
     assert (out / "main.py").read_bytes() == (ROOT / "firmware" / "main.py").read_bytes()
     # nothing from the simulator, tests or tools reaches the device
@@ -65,6 +68,8 @@ def test_build_is_the_flat_device_layout_and_nothing_else(board, built):
         (out / "lib" / (m + ".mpy")).stat().st_size for m in rows)
     text = build.format_report(report)
     assert "lib/gomoku.mpy" in text and "total lib" in text
+    assert "lib/deepsearch.mpy" not in text
+    assert "left out (level 3 only, no device offers it): deepsearch, vct" in text
 
 
 def test_two_modules_with_one_name_are_refused(tmp_path, monkeypatch):
@@ -135,13 +140,20 @@ def manifest_modules(manifest):
         add((here / base_path / path).resolve(), path[:-3])
 
     def freeze(path, script=None, opt=None):
-        assert script is None and opt == build.OPT
+        # script: None freezes every .py under path; a name, or an iterable
+        # of names, freezes those files (paths relative to path)
+        assert opt == build.OPT
         base = (here / path).resolve()
-        for dirpath, _, files in os.walk(base):
-            for f in files:
-                if f.endswith(".py"):
-                    rel = (Path(dirpath) / f).relative_to(base)
-                    add(Path(dirpath) / f, rel.with_suffix("").as_posix())
+        if script is None:
+            for dirpath, _, files in os.walk(base):
+                for f in files:
+                    if f.endswith(".py"):
+                        rel = (Path(dirpath) / f).relative_to(base)
+                        add(Path(dirpath) / f, rel.with_suffix("").as_posix())
+            return
+        for f in [script] if isinstance(script, str) else script:
+            assert f.endswith(".py"), f
+            add(base / f, f[:-3])
 
     exec(manifest.read_text(), {"include": included.append, "module": module,
                                 "freeze": freeze})
@@ -163,6 +175,129 @@ def test_manifest_freezes_what_the_build_deploys(board, built):
     finally:
         sys.path.remove(str(ROOT / "boards"))
     assert ns["NAME"] == board and ns["LCD"]["chip"] in ("st7789", "ili9341")
+
+
+def _imports(src):
+    """-> (needed, optional, dynamic) for one module: the names its import
+    statements give, anywhere in it (in functions too); optional: those in
+    a `try` that catches ImportError (the module copes without them); dynamic:
+    True if it calls __import__ (a driver named by the board file)."""
+    needed, optional = set(), set()
+    dynamic = False
+
+    def catches_import_error(node):
+        for h in node.handlers:
+            types = h.type.elts if isinstance(h.type, ast.Tuple) else [h.type]
+            if any(isinstance(t, ast.Name) and t.id == "ImportError" for t in types):
+                return True
+        return False
+
+    def walk(node, guarded):
+        nonlocal dynamic
+        if isinstance(node, ast.Import):
+            for a in node.names:
+                (optional if guarded else needed).add(a.name)
+        elif isinstance(node, ast.ImportFrom):
+            (optional if guarded else needed).add(node.module)
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+              and node.func.id == "__import__"):
+            dynamic = True
+        if isinstance(node, ast.Try) and catches_import_error(node):
+            for child in node.body:
+                walk(child, True)
+            for child in node.handlers + node.orelse + node.finalbody:
+                walk(child, guarded)
+            return
+        for child in ast.iter_child_nodes(node):
+            walk(child, guarded)
+
+    walk(ast.parse(src.read_text(), str(src)), False)
+    return needed, optional, dynamic
+
+
+def _device_chips():
+    """Every "chip" the device boards name: the drivers __import__ loads."""
+    chips = set()
+    for _port, path in build.boards().values():
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Dict):
+                for k, v in zip(node.keys, node.values):
+                    if isinstance(k, ast.Constant) and k.value == "chip":
+                        chips.add(ast.literal_eval(v))
+    return chips
+
+
+# On the device's own build: the engine modules that moves at every level the
+# menu offers (ai.LEVELS) load, and what the level above them answers.
+_LEVELS_RUN = """import sys
+import gomoku
+import ai
+for rule in (0, 1, 4):
+    for lv in ai.LEVELS:
+        g = gomoku.Game(rule)
+        ai.seed(1)
+        for k in range(6):
+            m = ai.best_move(g, lv)
+            g.play(m % 15, m // 15)
+print("LEVELS", repr(tuple(ai.LEVELS)))
+print("LOADED", repr(sorted(sys.modules)))
+try:
+    ai.best_move(gomoku.Game(), max(ai.LEVELS) + 1)
+    print("ABOVE", repr("played"))
+except ValueError as e:
+    print("ABOVE", repr(str(e)))
+"""
+
+
+@pytest.mark.parametrize("board", BOARDS)
+def test_build_ships_only_what_the_device_can_import(board, built, tmp_path):
+    """Every module a device build ships is one the device can import: from
+    main.py, by imports it cannot do without, the drivers the device boards
+    name, and the engine modules the AI levels the menu offers load (run
+    here on the unix port from the build itself). A module only reachable by
+    an optional import (in a try that catches ImportError) for a level no
+    device offers, as deepsearch and vct for level 3, is dead weight on a
+    device: the build must leave it out, and the device refuses that level."""
+    root, report = built[board]
+    out = root / board
+    shipped = {r["module"] for r in report["modules"]}
+    known = source_modules() | {"board", "main"}
+    sources = {r["module"]: ROOT / r["source"] for r in report["modules"]}
+    sources["main"] = ROOT / "firmware" / "main.py"
+    for name in source_modules() - shipped:
+        for folder in ("engine", "drivers", "app"):
+            path = ROOT / "firmware" / folder / (name + ".py")
+            if path.exists():
+                sources[name] = path
+
+    flash = tmp_path / "flash"
+    built_device.flash_from_build(out, flash)
+    run = built_device.run_on_flash(flash, _LEVELS_RUN)
+    levels = built_device.lines_with(run, "LEVELS")[0]
+    loaded = set(built_device.lines_with(run, "LOADED")[0]) & known
+
+    chips = _device_chips()
+    needed, todo = set(), ["main"] + sorted(loaded)
+    optional = {}
+    while todo:
+        name = todo.pop()
+        if name in needed:
+            continue
+        needed.add(name)
+        req, opt, dynamic = _imports(sources[name])
+        for dep in opt & known:
+            optional.setdefault(dep, set()).add(name)
+        todo += sorted((req | (chips if dynamic else set())) & known)
+    needed.discard("main")
+    assert shipped - needed == set(), "shipped, but nothing on a device imports it"
+    assert needed - shipped == set(), "a device imports it, but the build leaves it out"
+    # what is left out is reached only through search's optional import of
+    # deepsearch, for a level above ai.LEVELS
+    assert not needed & set(build.PC_ONLY)
+    assert optional["deepsearch"] == {"search"}
+    # the menu offers levels 1 and 2; asked for level 3, a device says no
+    assert levels == (1, 2)
+    assert built_device.lines_with(run, "ABOVE") == ["level 3 not available"]
 
 
 def test_deploy_refuses_a_missing_or_incomplete_build(tmp_path, capsys):
@@ -232,6 +367,8 @@ def test_esp32_build_boots_and_plays_by_tilt_alone(tmp_path, built):
                                   flash)
     events, expected, winner = built_device.game_script(board_esp32_ili9341,
                                                         "tilt")
+    # its ILI9341 at 10 MHz puts the boot screens up 0.3 s later
+    events = [(e[0] + 300,) + tuple(e[1:]) for e in events]
     built_device.write_events(tmp_path / "script.json", events)
     out = built_device.run_on_flash(
         flash, built_device.PLAY % str(tmp_path / "script.json"))

@@ -6,13 +6,15 @@ Output (what `make deploy` copies to the board's flash):
 
     build/<board>/main.py          kept as source: MicroPython runs /main.py at boot
     build/<board>/lib/<mod>.mpy    every module of firmware/{engine,drivers,app}/
-                                   and firmware/*.py, flat, as on the device
+                                   and firmware/*.py but the PC_ONLY ones, flat,
+                                   as on the device
     build/<board>/lib/board.mpy    boards/board_<board>.py, which firmware imports
                                    as `board`
     build/<board>/build.json       the size report, machine-readable
 
 Only firmware/ and the board's config are built: host_sim/, tests/ and tools/
-never reach a device.
+never reach a device, and neither do the engine modules only level 3 imports
+(PC_ONLY): no device offers level 3.
 
 Compiler options (mpy-cross 1.29, .mpy version 6.3):
   -O1  strips `assert` statements and sets __debug__ False but keeps line
@@ -43,6 +45,14 @@ BUILD = ROOT / "build"
 LAYERS = (("engine", FIRMWARE / "engine"), ("drivers", FIRMWARE / "drivers"),
           ("app", FIRMWARE / "app"), ("firmware", FIRMWARE))
 MAIN = FIRMWARE / "main.py"
+# Engine modules that only level 3 imports (search.best_move imports
+# deepsearch for a level above 2; deepsearch imports vct). The handheld's
+# menu offers ai.LEVELS, levels 1 and 2: level 3 needs ~45 KB of heap and a
+# 16 KB table, and has no measured move time on any device. So nothing on a
+# device can import these: the build and the freeze manifests leave them
+# out, and a device asked for level 3 refuses it ("level 3 not available").
+# Level 3 runs on the PC (the Gomocup brain, the arena, the unix port).
+PC_ONLY = ("deepsearch", "vct")
 
 OPT = 1
 MARCH = {"rp2": "armv6m", "esp32": "xtensawin"}
@@ -112,6 +122,11 @@ def firmware_modules():
     return [(name, layer, src) for name, (layer, src) in sorted(seen.items())]
 
 
+def device_modules():
+    """firmware_modules() less PC_ONLY: what a device build ships."""
+    return [m for m in firmware_modules() if m[0] not in PC_ONLY]
+
+
 def has_native_code(mpy_path):
     """True if the .mpy holds machine code (its header names an architecture)."""
     header = mpy_path.read_bytes()[:4]
@@ -160,7 +175,7 @@ def build(board, out_root=BUILD, opt=OPT, march=None):
         march = MARCH[port]
     elif march == "none":
         march = None
-    modules = firmware_modules()
+    modules = device_modules()
 
     # Build beside the old output and swap at the end: a failed build
     # leaves the last good one in place.
@@ -204,6 +219,7 @@ def _build_into(out, board, port, board_file, modules, opt, march):
         "board": board, "port": port, "opt": opt, "march": march,
         "mpy_cross": mpy_cross_version(),
         "modules": rows,
+        "pc_only": sorted(PC_ONLY),
         "main_py_bytes": MAIN.stat().st_size if MAIN.exists() else None,
         "total_mpy_bytes": sum(r["mpy_bytes"] for r in rows),
         "total_py_bytes": sum(r["py_bytes"] for r in rows),
@@ -241,6 +257,9 @@ def format_report(report):
     lines.append("  %-22s %-9s %8d %8d  (%d modules)" % (
         "total lib", "", report["total_py_bytes"], report["total_mpy_bytes"],
         len(report["modules"])))
+    if report.get("pc_only"):
+        lines.append("  left out (level 3 only, no device offers it): %s"
+                     % ", ".join(report["pc_only"]))
     return "\n".join(lines)
 
 

@@ -6,8 +6,10 @@
 # > four > three > twos. Only OVERLINE is odd.
 _W = (0, 1, 6, 20, 30, 300, 320, 480, 4000, 4000, 30000)
 SEED = [0]
-# the levels a handheld offers: 1 here, 2 in search (its top); search's
-# deepsearch adds level 3 for bigger boards, asked for by number
+# the levels the handheld's menu offers: 1 here, 2 in search (its top).
+# Level 3 (search's deepsearch, with vct) is for the PC, asked for by number:
+# device builds leave those modules out (tools/build.py PC_ONLY), so a device
+# answers level 3 with "level 3 not available"
 LEVELS = (1, 2)
 
 
