@@ -20,11 +20,71 @@ def test_init_reaches_documented_state(chip, rotation):
     m, d = dc.check_init(chip, rotation)
     # documented order: reset, SLPOUT, COLMOD, MADCTL, INV*, NORON, clear, DISPON
     assert (d.width, d.height) == (m.width, m.height)
+    assert m.reset_by == "RST"
 
 
 @pytest.mark.parametrize("chip", CHIPS)
 def test_init_without_reset_pin_uses_swreset(chip):
-    dc.check_init(chip, 0, rst=False)
+    # the model starts with leftover registers and notes any command sent
+    # before a reset: without SWRESET, check_init finds that error
+    m, d = dc.check_init(chip, 0, rst=False)
+    assert m.reset_by == "SWRESET"
+
+
+@pytest.mark.parametrize("chip", CHIPS)
+def test_model_holds_leftovers_until_a_reset_and_times_swreset(chip):
+    """The chip model on its own, as the driver's reset relies on it: no
+    defaults at power-on, the first command before a reset noted, SWRESET
+    or RST restoring the defaults, then 5 ms busy and 120 ms to SLPOUT."""
+    import machine
+    import mipi_dcs_model as dcs
+    import sim_clock
+    m = dc.board(chip, 240, 240, 0, 0, 0)
+    spi = machine.SPI(dc.BUS, baudrate=40000000)
+    cs = machine.Pin(dc.CS, machine.Pin.OUT, value=1)
+    dcx = machine.Pin(dc.DC, machine.Pin.OUT, value=0)
+    rst = machine.Pin(dc.RST, machine.Pin.OUT, value=1)
+
+    def cmd(c, data=b"", read=0, wait_ms=0):
+        cs(0)
+        dcx(0)
+        spi.write(bytes([c]))
+        dcx(1)
+        if data:
+            spi.write(bytes(data))
+        rx = spi.read(read) if read else None
+        cs(1)
+        sim_clock.advance_us(wait_ms * 1000)
+        return rx
+
+    defaults = (0, 0x66, False, 0, 239, 0, 319)
+
+    def regs():
+        return (m.madctl, m.colmod, m.inverted, m.sc, m.ec, m.sp, m.ep)
+
+    assert m.reset_by is None and regs() != defaults
+    assert m.sleeping and not m.display_on           # left dark
+    cmd(dcs.NOP)
+    cmd(dcs.RDDCOLMOD, read=1)                       # reads and NOP are fine
+    assert m.errors == []
+    cmd(dcs.MADCTL, [0])
+    cmd(dcs.COLMOD, [0x55])
+    assert len(m.errors) == 1 and "command 36 before any reset" in m.errors[0]
+    cmd(dcs.SWRESET)
+    assert m.reset_by == "SWRESET" and regs() == defaults and m.sleeping
+    cmd(dcs.SLPOUT, wait_ms=4)                       # within 5 ms: ignored
+    assert m.sleeping and "too early" in m.errors[-1]
+    sim_clock.advance_us(1000)
+    cmd(dcs.SLPOUT)                                  # 5 ms on, not 120
+    assert m.sleeping and "needs 120 ms" in m.errors[-1]
+    sim_clock.advance_us(120000)
+    cmd(dcs.SLPOUT, wait_ms=5)
+    assert not m.sleeping and len(m.errors) == 3
+    cmd(dcs.MADCTL, [0x60])
+    rst(0)
+    sim_clock.advance_us(10)
+    rst(1)
+    assert m.reset_by == "RST" and regs() == defaults and m.sleeping
 
 
 @pytest.mark.parametrize("chip", CHIPS)

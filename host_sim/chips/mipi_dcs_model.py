@@ -6,6 +6,15 @@ The model decodes the byte stream with the DC pin: DC low = command, DC high
 RAM_W x RAM_H pixels, big-endian RGB565, noise at power-on) and shows the
 part of it the glass covers:
 
+- power-on: until a hardware reset or SWRESET the registers hold leftovers,
+  not the reset defaults. The datasheets promise the defaults only after a
+  power-up with RESX held low (else they ask for a hardware reset), and an
+  MCU restart (soft reboot, watchdog) leaves the panel powered with what the
+  last program set. Here MADCTL, COLMOD, inversion and the window are left
+  over (the glass stays dark: sleep in, display off); the first command
+  before any reset (not SWRESET, NOP or a read) is noted in `errors`, and
+  `reset_by` says what last reset the controller: None (nothing since
+  power-on), "RST" or "SWRESET";
 - hardware reset (RST low >= 10 us) and SWRESET restore the register
   defaults; commands within 5 ms of either are ignored and noted in `errors`;
   SLPOUT needs 120 ms after a reset, and 5 ms before the next command;
@@ -129,14 +138,26 @@ class DcsPanel:
         self.version = 0        # bumps on every visible change
         self._rst_low_at = None
         self._selected = False
-        self._defaults(sim_clock.now_us())
-        self._busy_until = 0    # power-on reset is long over
-        self._slpout_ok_at = 0
+        self._unreset_noted = False
+        self._power_on()
         if rst is not None:
             machine.watch_pin(rst, self._on_rst)
 
     # ---- state --------------------------------------------------------------
-    def _defaults(self, now):
+    def _power_on(self):
+        """Registers before any reset: what an earlier program left (the
+        reset defaults are not guaranteed); powered long ago, so not busy."""
+        self._defaults(sim_clock.now_us(), None)
+        self.madctl = MY | MV | BGR
+        self.colmod = 0x53          # 12-bit: pixels written as 16-bit go nowhere
+        self.inverted = not self.GLASS_IPS
+        self.sc, self.ec = 16, 31
+        self.sp, self.ep = 16, 31
+        self._busy_until = 0
+        self._slpout_ok_at = 0
+
+    def _defaults(self, now, how):
+        self.reset_by = how
         self.sleeping = True
         self.display_on = False
         self.inverted = False
@@ -177,7 +198,7 @@ class DcsPanel:
             self._error("RST pulse of %d us ignored (needs >= 10 us)" % width)
             self.version += 1
             return
-        self._defaults(now)
+        self._defaults(now, "RST")
 
     def in_reset(self):
         return self._rst_low_at is not None
@@ -222,12 +243,18 @@ class DcsPanel:
             self._cmd = None
             return
         self.commands += 1
+        if (self.reset_by is None and not self._unreset_noted and b != SWRESET
+                and b != NOP and self._reply(b) is None):
+            self._unreset_noted = True
+            self._error("command %02x before any reset: the registers are "
+                        "whatever was left at power-on (hardware reset or "
+                        "SWRESET first)" % b)
         self._cmd = b
         self._params = bytearray()
         self._pend = bytearray()
         self._reading = None
         if b == SWRESET:
-            self._defaults(now)
+            self._defaults(now, "SWRESET")
         elif b == SLPOUT:
             if now < self._slpout_ok_at:
                 self._error("SLPOUT %d us after reset (needs 120 ms): ignored"
