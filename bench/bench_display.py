@@ -1,7 +1,8 @@
 """Display figures: bytes the drivers put on the SPI bus for typical draws,
 counted from the simulator's bus trace (commands, parameters and pixels,
 every byte clocked while the LCD's CS is low), and the time each implies
-on a 40 MHz SPI clock (bytes * 8 / 40e6; CPU time between transfers not
+at the SPI clock its board gives the chip (bytes * 8 / clock: the ST7789 on
+pico_lcd13, the ILI9341 on esp32_ili9341; CPU time between transfers not
 included). Also what the driver allocates: one 1024-byte line buffer.
 """
 import os
@@ -17,8 +18,11 @@ import st7789  # noqa: E402
 import ili9341  # noqa: E402
 import st7789_model  # noqa: E402
 import ili9341_model  # noqa: E402
+import board_pico_lcd13  # noqa: E402
+import board_esp32_ili9341  # noqa: E402
 
-SPI_HZ = 40000000
+SPI_HZ = {"st7789": board_pico_lcd13.LCD["baudrate"],
+          "ili9341": board_esp32_ili9341.LCD["baudrate"]}
 counts = {"bytes": 0, "windows": 0}
 
 
@@ -43,7 +47,7 @@ def make(chip):
         w, h, rot = 320, 240, 90
         cls = ili9341.ILI9341
     machine.attach_spi(1, 9, m, chip, dc=8)
-    spi = machine.SPI(1, baudrate=SPI_HZ)
+    spi = machine.SPI(1, baudrate=SPI_HZ[chip])
     d = cls(spi, machine.Pin(9), machine.Pin(8), rst=machine.Pin(12),
             bl=machine.Pin(13), width=w, height=h, rotation=rot)
     machine.set_trace(count)
@@ -83,34 +87,35 @@ def app_board(d):
     return v, g
 
 
-def line(name, nbytes, windows):
-    ms = nbytes * 8 * 1000.0 / SPI_HZ
-    print("%s: %d bytes on SPI (%d RAMWR windows) -> %.2f ms at 40 MHz"
-          % (name, nbytes, windows, ms))
+def line(hz, name, nbytes, windows):
+    ms = nbytes * 8 * 1000.0 / hz
+    print("%s: %d bytes on SPI (%d RAMWR windows) -> %.2f ms at %d MHz"
+          % (name, nbytes, windows, ms, hz // 1000000))
 
 
 def figures(chip):
     d, m = make(chip)
     tag = "%s %dx%d" % (chip, d.width, d.height)
-    line(tag + " full-screen clear", *measure(lambda: d.fill(0x18E5)))
+    hz = SPI_HZ[chip]
+    line(hz, tag + " full-screen clear", *measure(lambda: d.fill(0x18E5)))
     for pitch in (13, 15):
-        line(tag + " 15x15 board, seed-style grid at %d px" % pitch,
+        line(hz, tag + " 15x15 board, seed-style grid at %d px" % pitch,
              *measure(lambda p=pitch: seed_board(d, p)))
-    line(tag + " one stone (fill_circle r=5)",
+    line(hz, tag + " one stone (fill_circle r=5)",
          *measure(lambda: d.fill_circle(120, 120, 5, 0x1082)))
-    line(tag + " one text line (20 chars, 6x8 font)",
+    line(hz, tag + " one text line (20 chars, 6x8 font)",
          *measure(lambda: d.text("Black (you) to move ", 0, 0, 0xEF7D,
                                  0x18E5)))
-    line(tag + " one text line at scale 2 (20 chars)",
+    line(hz, tag + " one text line at scale 2 (20 chars)",
          *measure(lambda: d.text("Black (you) to move ", 0, 0, 0xEF7D,
                                  0x18E5, 2)))
     app = app_board(d)
     if app:
         v, g = app
-        line(tag + " 15x15 board, app renderer draw_all (pitch %d)"
+        line(hz, tag + " 15x15 board, app renderer draw_all (pitch %d)"
              % v.pitch, *measure(v.draw_all))
         g.play(7, 7)
-        line(tag + " one stone, app renderer draw_cell",
+        line(hz, tag + " one stone, app renderer draw_cell",
              *measure(lambda: v.draw_cell(112)))
     assert m.errors == [], m.errors
 

@@ -14,7 +14,8 @@ NAME = "esp32_ili9341"
 PORT = "esp32"
 
 LCD = {
-    "chip": "ili9341", "spi": 2, "baudrate": 40000000,
+    # 10 MHz: the ILI9341's serial write cycle is rated 100 ns at least
+    "chip": "ili9341", "spi": 2, "baudrate": 10000000,
     "sck": 18, "mosi": 23, "miso": 19,
     "cs": 5, "dc": 4, "rst": 15, "bl": None,
     "width": 320, "height": 240, "rotation": 90, "x_offset": 0, "y_offset": 0,

@@ -20,7 +20,8 @@ BOARDS = [board_sim, board_pico_lcd13, board_esp32_ili9341]
 @pytest.mark.parametrize("board", BOARDS, ids=lambda b: b.NAME)
 def test_two_player_moves_by_tilt_and_keys(board, flash):
     view = layout(board)
-    s = Script()
+    # the ESP32's ILI9341 at 10 MHz: its boot screens are up 0.3 s later
+    s = Script(start_ms=900 if board is board_esp32_ili9341 else 600)
     s.start_two_players()
     a, b = 5 * 15 + 9, 9 * 15 + 4
     s.place(a, how="tilt")
@@ -140,6 +141,7 @@ def test_esp32_without_gyro_steers_with_its_three_keys(flash, capsys):
     view = layout(board)
     s = Script(start_ms=900)
     s.tap("place")                  # dismiss the gyro note
+    s.wait(200)                     # a full screen takes 0.2 s at 10 MHz
     s.tap("place")                  # the menu opens on Start: vs AI
     s.wait(300)
     for _ in range(9):              # right 9 from column 7: wraps to 1

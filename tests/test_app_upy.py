@@ -95,7 +95,7 @@ def test_esp32_board_two_players_by_tilt_on_the_unix_port(tmp_path):
     """The ESP32 build: landscape ILI9341, MPU6050, three keys, no joystick."""
     import board_esp32_ili9341 as esp
     view = layout(esp)
-    s = Script()
+    s = Script(start_ms=900)    # its ILI9341 at 10 MHz: boot screens 0.3 s later
     s.start_two_players()
     a, b = 6 * 15 + 9, 8 * 15 + 6
     s.place(a, how="tilt")
@@ -116,6 +116,7 @@ def test_esp32_without_gyro_steers_by_keys_on_the_unix_port(tmp_path):
     view = layout(esp)
     s = Script(start_ms=900)
     s.tap("place")          # dismiss the gyro note
+    s.wait(200)             # the menu: a full screen, 0.2 s at 10 MHz
     s.start_two_players()
     s.tap("place")          # (8, 7)
     s.tap("back")           # (8, 8)

@@ -83,6 +83,10 @@ def test_schema(name):
     assert all(s in (1, -1) for s in b.GYRO["signs"])
     assert b.GYRO["freq"] <= 400000                 # both chips: fast mode
     assert b.RADIO["baudrate"] <= 10000000          # NRF24L01 SPI max 10 MHz
+    # the LCD's serial write cycle as its datasheet rates it: ST7789 16 ns,
+    # ILI9341 100 ns
+    assert b.LCD["baudrate"] <= {"st7789": 62500000,
+                                 "ili9341": 10000000}[b.LCD["chip"]]
     assert b.LCD["rotation"] in (0, 90, 180, 270)
     assert {"place", "back", "menu"} <= set(b.BUTTONS)
     assert all(isinstance(p, int) for p in b.BUTTONS.values())
