@@ -19,6 +19,11 @@ out-of-place input gets one `ERROR <reason>` (an unknown command
 `UNKNOWN <word>`) and leaves the position as it was; a BOARD block is read
 to its DONE before anything is answered, so the loop stays in step. The
 loop knows the board, not the rules: a move after a five is not refused.
+
+Its line handling (CommandLoop) and input checks (ProtocolError, parse_xy,
+rule_from_info, check_start, check_rectstart, parse_info, board_stones)
+are also tools/pbrain.py's, which puts the engine behind the same
+commands; this module imports neither the engine nor ai.
 """
 import sys
 
@@ -46,7 +51,8 @@ def parse_xy(text):
 
 
 def rule_from_info(value):
-    """0 freestyle, 1 exactly five or 4 renju for an INFO rule bitmask."""
+    """0 freestyle, 1 exactly five or 4 renju for an INFO rule bitmask (the
+    engine's gomoku.FREESTYLE, STANDARD and RENJU)."""
     try:
         bits = int(value)
     except ValueError:
@@ -58,14 +64,81 @@ def rule_from_info(value):
     return 4 if bits & 4 else (1 if bits & 1 else 0)
 
 
-class BrainLoop:
-    """Protocol state around `choose`; `handle(line)` returns the answer lines."""
+def check_start(arg):
+    """START's argument: ProtocolError unless it is 15."""
+    try:
+        size = int(arg)
+    except ValueError:
+        raise ProtocolError("START wants a board size, got %r" % arg) from None
+    if size != SIZE:
+        raise ProtocolError("only a 15x15 board is supported, not %d" % size)
 
-    def __init__(self, choose, name="brain"):
-        self.choose = choose
-        self.name = name
-        self.rule = 0
-        self.stones = None       # None before START; (x, y, 1 own / 2 opponent) in order
+
+def check_rectstart(arg):
+    """RECTSTART's argument: ProtocolError unless it is 15,15."""
+    try:
+        w, h = (int(v) for v in arg.split(","))
+    except ValueError:
+        raise ProtocolError("RECTSTART wants w,h, got %r" % arg) from None
+    if (w, h) != (SIZE, SIZE):
+        raise ProtocolError("only a 15x15 board is supported, not %dx%d" % (w, h))
+
+
+def parse_info(arg):
+    """INFO's 'key value' -> (key lower-cased, value); ProtocolError for no
+    key, a rule rule_from_info refuses, or a number key with no number."""
+    key, _, value = arg.partition(" ")
+    key = key.lower()
+    value = value.strip()
+    if not key:
+        raise ProtocolError("INFO wants a key and a value")
+    if key == "rule":
+        rule_from_info(value)
+    elif key in _NUMERIC_INFO:
+        try:
+            int(value)
+        except ValueError:
+            raise ProtocolError("INFO %s wants a number, got %r" % (key, value)) from None
+    return key, value
+
+
+def board_stones(lines):
+    """A BOARD block's lines -> its stones (x, y, 1 own / 2 opponent) in the
+    order given, winning-line markers left out; ProtocolError for a bad line,
+    a point given twice, or counts that do not leave the brain to move."""
+    stones, seen = [], set()
+    for ln in lines:
+        parts = ln.split(",")
+        if len(parts) != 3:
+            raise ProtocolError("BOARD line %r is not x,y,who" % ln)
+        x, y = parse_xy(",".join(parts[:2]))
+        try:
+            who = int(parts[2])
+        except ValueError:
+            raise ProtocolError("BOARD line %r: who is not a number" % ln) from None
+        if who == 3:
+            continue
+        if who not in (1, 2):
+            raise ProtocolError("BOARD line %r: who must be 1, 2 or 3" % ln)
+        if (x, y) in seen:
+            raise ProtocolError("BOARD: %d,%d given twice" % (x, y))
+        seen.add((x, y))
+        stones.append((x, y, who))
+    own = sum(1 for s in stones if s[2] == 1)
+    opp = len(stones) - own
+    if opp not in (own, own + 1):
+        raise ProtocolError("BOARD with %d own and %d opponent stones: the brain "
+                            "cannot be the side to move" % (own, opp))
+    return stones
+
+
+class CommandLoop:
+    """The line handling of BrainLoop and pbrain's Brain: `handle(line)`
+    calls `cmd_<word>(arg)` and returns the answer lines (ERROR for a
+    ProtocolError, UNKNOWN for a word with no cmd_). A BOARD block is read
+    to DONE whatever the state, then given to `_board_done(lines)`."""
+
+    def __init__(self):
         self.board_lines = None  # collecting BOARD ... DONE
         self.done = False
 
@@ -76,14 +149,46 @@ class BrainLoop:
         if not line:
             return []
         word, _, arg = line.partition(" ")
-        word = word.upper()
         fn = getattr(self, "cmd_" + word.lower(), None) if word.isalpha() else None
         if fn is None:
-            return ["UNKNOWN " + word[:40]]
+            return ["UNKNOWN " + line.split()[0][:40]]
         try:
             return fn(arg.strip())
         except ProtocolError as e:
             return ["ERROR " + str(e)]
+
+    def cmd_board(self, arg):
+        self.board_lines = []
+        return []
+
+    def _board_line(self, line):
+        if line.upper() != "DONE":
+            if line:
+                self.board_lines.append(line)
+            return []
+        lines, self.board_lines = self.board_lines, None
+        try:
+            return self._board_done(lines)
+        except ProtocolError as e:
+            return ["ERROR " + str(e)]
+
+    def _board_done(self, lines):
+        raise NotImplementedError
+
+    def cmd_end(self, arg):
+        self.done = True
+        return []
+
+
+class BrainLoop(CommandLoop):
+    """Protocol state around `choose`; `handle(line)` returns the answer lines."""
+
+    def __init__(self, choose, name="brain"):
+        super().__init__()
+        self.choose = choose
+        self.name = name
+        self.rule = 0
+        self.stones = None       # None before START; (x, y, 1 own / 2 opponent) in order
 
     # -- position ------------------------------------------------------------
     def _need_game(self):
@@ -118,22 +223,12 @@ class BrainLoop:
 
     # -- commands --------------------------------------------------------------
     def cmd_start(self, arg):
-        try:
-            size = int(arg)
-        except ValueError:
-            raise ProtocolError("START wants a board size, got %r" % arg) from None
-        if size != SIZE:
-            raise ProtocolError("only a 15x15 board is supported, not %d" % size)
+        check_start(arg)
         self.stones = []
         return ["OK"]
 
     def cmd_rectstart(self, arg):
-        try:
-            w, h = (int(v) for v in arg.split(","))
-        except ValueError:
-            raise ProtocolError("RECTSTART wants w,h, got %r" % arg) from None
-        if (w, h) != (SIZE, SIZE):
-            raise ProtocolError("only a 15x15 board is supported, not %dx%d" % (w, h))
+        check_rectstart(arg)
         return self.cmd_start(str(SIZE))
 
     def cmd_restart(self, arg):
@@ -142,18 +237,9 @@ class BrainLoop:
         return ["OK"]
 
     def cmd_info(self, arg):
-        key, _, value = arg.partition(" ")
-        key = key.lower()
-        value = value.strip()
-        if not key:
-            raise ProtocolError("INFO wants a key and a value")
+        key, value = parse_info(arg)
         if key == "rule":
             self.rule = rule_from_info(value)
-        elif key in _NUMERIC_INFO:
-            try:
-                int(value)
-            except ValueError:
-                raise ProtocolError("INFO %s wants a number, got %r" % (key, value)) from None
         return []
 
     def cmd_begin(self, arg):
@@ -186,56 +272,12 @@ class BrainLoop:
         self.stones = self.stones[:-1]
         return ["OK"]
 
-    def cmd_board(self, arg):
-        self.board_lines = []       # read to DONE whatever the state
-        return []
-
-    def _board_line(self, line):
-        if line.upper() != "DONE":
-            if line:
-                self.board_lines.append(line)
-            return []
-        lines, self.board_lines = self.board_lines, None
-        try:
-            self._need_game()
-            return self._reply(self._board_stones(lines))
-        except ProtocolError as e:
-            return ["ERROR " + str(e)]
-
-    @staticmethod
-    def _board_stones(lines):
-        """The BOARD block's stones, in the order given."""
-        stones, seen = [], set()
-        for ln in lines:
-            parts = ln.split(",")
-            if len(parts) != 3:
-                raise ProtocolError("BOARD line %r is not x,y,who" % ln)
-            x, y = parse_xy(",".join(parts[:2]))
-            try:
-                who = int(parts[2])
-            except ValueError:
-                raise ProtocolError("BOARD line %r: who is not a number" % ln) from None
-            if who == 3:
-                continue
-            if who not in (1, 2):
-                raise ProtocolError("BOARD line %r: who must be 1, 2 or 3" % ln)
-            if (x, y) in seen:
-                raise ProtocolError("BOARD: %d,%d given twice" % (x, y))
-            seen.add((x, y))
-            stones.append((x, y, who))
-        own = sum(1 for s in stones if s[2] == 1)
-        opp = len(stones) - own
-        if opp not in (own, own + 1):
-            raise ProtocolError("BOARD with %d own and %d opponent stones: the brain "
-                                "cannot be the side to move" % (own, opp))
-        return stones
+    def _board_done(self, lines):
+        self._need_game()
+        return self._reply(board_stones(lines))
 
     def cmd_about(self, arg):
         return ['name="%s", version="1.0", country="-"' % self.name]
-
-    def cmd_end(self, arg):
-        self.done = True
-        return []
 
 
 def serve(choose, name="brain", stdin=None, stdout=None):
