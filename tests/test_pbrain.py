@@ -155,6 +155,15 @@ def test_takeback_only_the_last_move(brain):
     assert xy(brain.ask("TURN 0,0")) == second
 
 
+def test_info_rule_numbers_are_the_engine_rules(monkeypatch):
+    """pbrain hands brainloop.rule_from_info's answer to gomoku.Game as is."""
+    monkeypatch.syspath_prepend(str(ROOT / "tools"))
+    import brainloop
+    assert [brainloop.rule_from_info(v) for v in ("0", "2", "1", "3", "4", "5", "6")] == [
+        gomoku.FREESTYLE, gomoku.FREESTYLE, gomoku.STANDARD, gomoku.STANDARD,
+        gomoku.RENJU, gomoku.RENJU, gomoku.RENJU]
+
+
 def test_renju_rule_reaches_the_engine(brain):
     """Under renju the brain as black gets the engine's renju answer."""
     assert brain.ask("START 15") == "OK"
@@ -215,6 +224,16 @@ def test_a_bad_board_is_an_error_and_changes_nothing(brain, lines):
     assert answer.startswith("ERROR "), answer
     assert brain.ask("TAKEBACK %d,%d" % first) == "OK"
     assert brain.ask("TAKEBACK 7,7") == "OK"
+
+
+def test_board_before_start_is_read_to_done_and_answered_once(brain):
+    """With no game, a BOARD block is still read through DONE: one ERROR,
+    not an ERROR for BOARD and UNKNOWN for each of its lines."""
+    answer = brain.ask("BOARD", "7,7,2", "DONE")
+    assert answer.startswith("ERROR no game"), answer
+    assert brain.silent()
+    assert brain.ask("START 15") == "OK"
+    assert xy(brain.ask("TURN 7,7")) == expected_move(0, [(7, 7)])
 
 
 def test_protocol_odds_and_ends(brain):

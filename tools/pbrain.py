@@ -19,7 +19,10 @@ Commands (one a line, case-insensitive; x = column, y = row, 0-based):
   END                 exit
 Answers: a move `x,y`, `OK`, or `ERROR <reason>` / `UNKNOWN <command>` for
 malformed or unknown input, after which the brain keeps running and its
-game is unchanged. Every line is flushed.
+game is unchanged; a BOARD block is read through DONE before it is
+answered, even with no game. Every line is flushed. The line handling
+and input checks (x,y, START sizes, INFO, BOARD lines) are
+tools/brainloop.py's, the reference brains' loop.
 """
 import argparse
 import sys
@@ -33,57 +36,28 @@ if _ENGINE not in sys.path:
 import ai  # noqa: E402
 import gomoku  # noqa: E402
 
-SIZE = 15
+_TOOLS = str(ROOT / "tools")
+if _TOOLS not in sys.path:
+    sys.path.insert(0, _TOOLS)
+
+from brainloop import (  # noqa: E402
+    SIZE, CommandLoop, ProtocolError, board_stones, check_rectstart, check_start,
+    parse_info, parse_xy, rule_from_info)
+
 ABOUT = ('name="handheld-gomoku", version="1.0", author="Handheld Gomoku project", '
          'country="Internet", www="", email=""')
 
 
-class ProtocolError(Exception):
-    """Bad input: answered with ERROR, the game is left as it was."""
-
-
-def rule_from_info(value):
-    """The engine rule for a Gomocup INFO rule bitmask."""
-    try:
-        bits = int(value)
-    except ValueError:
-        raise ProtocolError("INFO rule wants a number, got %r" % value) from None
-    if bits < 0:
-        raise ProtocolError("INFO rule %d is negative" % bits)
-    if bits & 8:
-        raise ProtocolError("INFO rule %d: caro is not supported" % bits)
-    if bits & 4:
-        return gomoku.RENJU
-    if bits & 1:
-        return gomoku.STANDARD
-    return gomoku.FREESTYLE
-
-
-def parse_xy(text):
-    """'x,y' -> (x, y) ints; ProtocolError if malformed or off the board."""
-    parts = text.split(",")
-    if len(parts) != 2:
-        raise ProtocolError("expected x,y but got %r" % text)
-    try:
-        x, y = int(parts[0]), int(parts[1])
-    except ValueError:
-        raise ProtocolError("expected x,y numbers but got %r" % text) from None
-    if not (0 <= x < SIZE and 0 <= y < SIZE):
-        raise ProtocolError("%d,%d is off the 15x15 board" % (x, y))
-    return x, y
-
-
-class Brain:
+class Brain(CommandLoop):
     """Protocol state; `handle(line)` returns the lines to answer."""
 
     def __init__(self, level=1):
+        super().__init__()
         self.level = level
         self.rule = gomoku.FREESTYLE
         self.info = {}
         self.game = None        # gomoku.Game once STARTed
         self.moves = []         # (x, y) in play order, for rebuilding
-        self.board_lines = None  # collecting BOARD ... DONE
-        self.done = False
 
     # -- game state ----------------------------------------------------
     def _new_game(self, moves=(), rule=None):
@@ -137,40 +111,13 @@ class Brain:
             raise
 
     # -- commands ----------------------------------------------------------
-    def handle(self, line):
-        line = line.strip()
-        if self.board_lines is not None:
-            return self._board_line(line)
-        if not line:
-            return []
-        cmd, _, arg = line.partition(" ")
-        cmd = cmd.upper()
-        arg = arg.strip()
-        fn = getattr(self, "cmd_" + cmd.lower(), None)
-        if fn is None or not cmd.isalpha():
-            return ["UNKNOWN " + line.split()[0][:40]]
-        try:
-            return fn(arg)
-        except ProtocolError as e:
-            return ["ERROR " + str(e)]
-
     def cmd_start(self, arg):
-        try:
-            size = int(arg)
-        except ValueError:
-            raise ProtocolError("START wants a board size, got %r" % arg) from None
-        if size != SIZE:
-            raise ProtocolError("only a 15x15 board is supported, not %d" % size)
+        check_start(arg)
         self.game, self.moves = self._new_game()
         return ["OK"]
 
     def cmd_rectstart(self, arg):
-        try:
-            w, h = (int(v) for v in arg.split(","))
-        except ValueError:
-            raise ProtocolError("RECTSTART wants w,h, got %r" % arg) from None
-        if (w, h) != (SIZE, SIZE):
-            raise ProtocolError("only a 15x15 board is supported, not %dx%d" % (w, h))
+        check_rectstart(arg)
         return self.cmd_start(str(SIZE))
 
     def cmd_restart(self, arg):
@@ -179,22 +126,12 @@ class Brain:
         return ["OK"]
 
     def cmd_info(self, arg):
-        key, _, value = arg.partition(" ")
-        key = key.lower()
-        value = value.strip()
-        if not key:
-            raise ProtocolError("INFO wants a key and a value")
+        key, value = parse_info(arg)
         if key == "rule":
             rule = rule_from_info(value)
             if self.game is not None and rule != self.rule:
                 self.game, self.moves = self._new_game(self.moves, rule)
             self.rule = rule
-        elif key in ("timeout_turn", "timeout_match", "time_left", "max_memory",
-                     "game_type"):
-            try:
-                int(value)
-            except ValueError:
-                raise ProtocolError("INFO %s wants a number, got %r" % (key, value)) from None
         self.info[key] = value
         return []
 
@@ -229,49 +166,16 @@ class Brain:
         self.moves.pop()
         return ["OK"]
 
-    def cmd_board(self, arg):
-        self._need_game()
-        self.board_lines = []
-        return []
-
-    def _board_line(self, line):
-        if line.upper() != "DONE":
-            if line:
-                self.board_lines.append(line)
-            return []
-        lines, self.board_lines = self.board_lines, None
-        try:
-            return self._board_done(lines)
-        except ProtocolError as e:
-            return ["ERROR " + str(e)]
-
     def _board_done(self, lines):
         """Stones in play order; own/opponent colours from the side to move."""
-        own, opp, seen = [], [], set()
-        for ln in lines:
-            parts = ln.split(",")
-            if len(parts) != 3:
-                raise ProtocolError("BOARD line %r is not x,y,who" % ln)
-            x, y = parse_xy(",".join(parts[:2]))
-            try:
-                who = int(parts[2])
-            except ValueError:
-                raise ProtocolError("BOARD line %r: who is not a number" % ln) from None
-            if who == 3:
-                continue
-            if who not in (1, 2):
-                raise ProtocolError("BOARD line %r: who must be 1, 2 or 3" % ln)
-            if (x, y) in seen:
-                raise ProtocolError("BOARD: %d,%d given twice" % (x, y))
-            seen.add((x, y))
-            (own if who == 1 else opp).append((x, y))
+        self._need_game()
+        stones = board_stones(lines)
+        own = [s[:2] for s in stones if s[2] == 1]
+        opp = [s[:2] for s in stones if s[2] == 2]
         if len(own) == len(opp):
             black, white = own, opp         # the brain is black, to move
-        elif len(opp) == len(own) + 1:
+        else:                               # one opponent stone more
             black, white = opp, own
-        else:
-            raise ProtocolError("BOARD with %d own and %d opponent stones: the brain "
-                                "cannot be the side to move" % (len(own), len(opp)))
         order = []
         for i in range(len(white)):
             order += [black[i], white[i]]
@@ -282,10 +186,6 @@ class Brain:
 
     def cmd_about(self, arg):
         return [ABOUT]
-
-    def cmd_end(self, arg):
-        self.done = True
-        return []
 
 
 def main(argv=None):
