@@ -36,18 +36,23 @@ KINDS = {"plus": (True, True), "nrf24l01": (False, False),
          "mixed": (True, False)}
 
 
-@pytest.fixture(params=sorted(KINDS))
-def pair(request):
+def fresh_pair(plus_a, plus_b):
+    """Two radios on one fresh medium, each one's TX address the other's RX."""
     sim_clock.reset()
     machine.forget_all()
     med = Medium(seed=5)
-    plus_a, plus_b = KINDS[request.param]
     ma, a = node(0, med, plus_a)
     mb, b = node(1, med, plus_b)
     a.open_tx_pipe(b"BBBBB")
     a.open_rx_pipe(1, b"AAAAA")
     b.open_tx_pipe(b"AAAAA")
     b.open_rx_pipe(1, b"BBBBB")
+    return med, ma, a, mb, b
+
+
+@pytest.fixture(params=sorted(KINDS))
+def pair(request):
+    med, ma, a, mb, b = fresh_pair(*KINDS[request.param])
     yield med, ma, a, mb, b
     assert ma.violations == [] and mb.violations == []
 
@@ -97,16 +102,7 @@ def test_send_receive_with_ack(pair):
 
 
 def fresh_nrf24l01_pair():
-    sim_clock.reset()
-    machine.forget_all()
-    med = Medium(seed=5)
-    ma, a = node(0, med, False)
-    mb, b = node(1, med, False)
-    a.open_tx_pipe(b"BBBBB")
-    a.open_rx_pipe(1, b"AAAAA")
-    b.open_tx_pipe(b"AAAAA")
-    b.open_rx_pipe(1, b"BBBBB")
-    return ma, a, mb, b
+    return fresh_pair(False, False)[1:]
 
 
 def test_nrf24l01_is_activated_once_and_stays_on_after_a_reinit():

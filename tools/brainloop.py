@@ -175,6 +175,27 @@ class CommandLoop:
     def _board_done(self, lines):
         raise NotImplementedError
 
+    def _reset(self):
+        """Start an empty game (START, RECTSTART, RESTART)."""
+        raise NotImplementedError
+
+    def _need_game(self):
+        raise NotImplementedError
+
+    def cmd_start(self, arg):
+        check_start(arg)
+        self._reset()
+        return ["OK"]
+
+    def cmd_rectstart(self, arg):
+        check_rectstart(arg)
+        return self.cmd_start(str(SIZE))
+
+    def cmd_restart(self, arg):
+        self._need_game()
+        self._reset()
+        return ["OK"]
+
     def cmd_end(self, arg):
         self.done = True
         return []
@@ -222,19 +243,8 @@ class BrainLoop(CommandLoop):
         return ["%d,%d" % (x, y)]
 
     # -- commands --------------------------------------------------------------
-    def cmd_start(self, arg):
-        check_start(arg)
+    def _reset(self):
         self.stones = []
-        return ["OK"]
-
-    def cmd_rectstart(self, arg):
-        check_rectstart(arg)
-        return self.cmd_start(str(SIZE))
-
-    def cmd_restart(self, arg):
-        self._need_game()
-        self.stones = []
-        return ["OK"]
 
     def cmd_info(self, arg):
         key, value = parse_info(arg)

@@ -41,8 +41,7 @@ if _TOOLS not in sys.path:
     sys.path.insert(0, _TOOLS)
 
 from brainloop import (  # noqa: E402
-    SIZE, CommandLoop, ProtocolError, board_stones, check_rectstart, check_start,
-    parse_info, parse_xy, rule_from_info)
+    SIZE, CommandLoop, ProtocolError, board_stones, parse_info, parse_xy, rule_from_info)
 
 ABOUT = ('name="handheld-gomoku", version="1.0", author="Handheld Gomoku project", '
          'country="Internet", www="", email=""')
@@ -111,19 +110,8 @@ class Brain(CommandLoop):
             raise
 
     # -- commands ----------------------------------------------------------
-    def cmd_start(self, arg):
-        check_start(arg)
+    def _reset(self):
         self.game, self.moves = self._new_game()
-        return ["OK"]
-
-    def cmd_rectstart(self, arg):
-        check_rectstart(arg)
-        return self.cmd_start(str(SIZE))
-
-    def cmd_restart(self, arg):
-        self._need_game()
-        self.game, self.moves = self._new_game()
-        return ["OK"]
 
     def cmd_info(self, arg):
         key, value = parse_info(arg)
