@@ -124,11 +124,7 @@ class NRF24L01:
         self._reg_write(_FEATURE, _EN_DPL)
         if self._reg_read(_FEATURE) == _EN_DPL:
             return
-        self._b2[0] = _ACTIVATE
-        self._b2[1] = _ACTIVATE_KEY
-        self.cs(0)
-        self.spi.write(self._b2)
-        self.cs(1)
+        self._cmd2(_ACTIVATE, _ACTIVATE_KEY)
         self._reg_write(_FEATURE, _EN_DPL)
         got = self._reg_read(_FEATURE)
         if got != _EN_DPL:
@@ -146,7 +142,11 @@ class NRF24L01:
         return self._r2[1]
 
     def _reg_write(self, reg, val):
-        self._b2[0] = _W_REGISTER | reg
+        return self._cmd2(_W_REGISTER | reg, val)
+
+    def _cmd2(self, cmd, val):
+        """A command and one data byte; returns STATUS."""
+        self._b2[0] = cmd
         self._b2[1] = val
         self.cs(0)
         self.spi.write_readinto(self._b2, self._r2)
