@@ -382,3 +382,29 @@ def test_end_screen_highlights_the_engines_winning_row(case, flash):
     rig = run_device(board_sim, s.end(), flash)
     assert rig.snaps["banner"] == [bv.BANNER]
     assert [i for i in ALL if rig.snaps["end:bg"][i] == bv.WIN] == want
+
+
+def test_new_game_from_the_pause_menu_gives_up_the_old_save(flash):
+    s = Script()
+    s.start_two_players()
+    s.place(7 * 15 + 7)
+    s.place(7 * 15 + 8)
+    s.wait(200)
+    s.tap("menu")           # Paused: < Resume >
+    s.tap("menu")           # Undo
+    s.tap("menu")           # New game
+    s.tap("place")
+    s.wait(300)
+    snap_board(s, "fresh")
+    s.reset()               # power cut before the new game's first move
+    s.wait(1500)
+    s.tap("place")          # the menu (no resume offer): Start
+    s.wait(300)
+    snap_board(s, "after")
+    dev = run_device(board_sim, s.end(), flash)
+    assert dev.resets == 1
+    assert board_from(dev, "fresh") == [0] * 225
+    # the abandoned game is not offered again: A started a new game
+    assert board_from(dev, "after") == [0] * 225
+    import savegame
+    assert savegame.load() == (None, None)

@@ -199,9 +199,9 @@ class App:
 
     # ---- one game and its rematches --------------------------------------
     def play(self, resume=None):
-        if resume is None:
-            savegame.clear()        # a new game: the old one is given up
         while True:
+            if resume is None:
+                savegame.clear()    # a new game: the old one is given up
             if not self.new_game(resume):
                 return
             resume = None
