@@ -344,6 +344,32 @@ def mpu_first_read_after_init_has_data():
     near(out, (5000, -6000, 7000), 8, "first read")
 
 
+def mpu_data_ready_is_an_interrupt_status():
+    """INT_STATUS shows the interrupts INT_ENABLE generates: DATA_RDY_INT
+    stays 0 while DATA_RDY_EN (0x38 bit 0, reset 0) is clear."""
+    tilt, m, i2c = rig(mpu6050_model.MPU6050Model, 0x68)
+    i2c.writeto_mem(0x68, 0x19, bytes((9, 3)))          # 100 Hz
+    i2c.writeto_mem(0x68, 0x6B, bytes((0x01,)))         # awake
+    time.sleep_ms(30)
+    assert i2c.readfrom_mem(0x68, 0x3A, 1) == bytes((0,))
+    i2c.writeto_mem(0x68, 0x38, bytes((0x01,)))         # DATA_RDY_EN
+    time.sleep_ms(12)
+    assert i2c.readfrom_mem(0x68, 0x3A, 1) == bytes((0x01,))
+    assert i2c.readfrom_mem(0x68, 0x3A, 1) == bytes((0,))    # read clears
+
+
+def mpu_init_waits_for_the_first_sample_only():
+    """The driver enables DATA_RDY_EN, so its wait ends with the first
+    100 Hz sample (10 ms), not at its 50 ms limit."""
+    tilt, m, i2c = rig(mpu6050_model.MPU6050Model, 0x68)
+    t0 = time.ticks_ms()
+    mpu6050.MPU6050(i2c)
+    waited = time.ticks_diff(time.ticks_ms(), t0) - 100    # after the reset
+    assert m.regs[0x38] & 0x01, hex(m.regs[0x38])
+    assert 10 <= waited < 20, waited
+    assert m.errors == [], m.errors
+
+
 def mpu_missing_chip_message():
     tilt, m, i2c = rig(mpu6050_model.MPU6050Model, 0x69)      # AD0 high
     msg = raises_oserror(lambda: mpu6050.MPU6050(i2c, 0x68))

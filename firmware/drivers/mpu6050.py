@@ -7,16 +7,18 @@
     imu.read_all(acc, rates)    # both from one 14-byte burst
 
 Resets the part, wakes it on the X gyro's PLL, 100 Hz sample rate,
-DLPF 44 Hz, and waits (up to 50 ms) for the first sample. The reads
-allocate nothing.
+DLPF_CFG 3 (gyro 42 Hz, accel 44 Hz), enables the data-ready interrupt
+(INT_STATUS shows only enabled ones) and waits (up to 50 ms) for the first
+sample. The reads allocate nothing.
 """
 import time
 
 from micropython import const
 
 _SMPLRT_DIV = const(0x19)
+_INT_ENABLE = const(0x38)
 _INT_STATUS = const(0x3A)
-_DATA_RDY = const(0x01)
+_DATA_RDY = const(0x01)         # DATA_RDY_EN in INT_ENABLE, _INT in INT_STATUS
 _ACCEL_XOUT_H = const(0x3B)
 _GYRO_XOUT_H = const(0x43)
 _PWR_MGMT_1 = const(0x6B)
@@ -25,7 +27,7 @@ _CHIP_ID = const(0x68)
 _DEVICE_RESET = const(0x80)
 _CLK_PLL_X = const(0x01)        # SLEEP=0, CYCLE=0, TEMP on
 _DIV_100HZ = const(9)           # 1 kHz / (1 + 9)
-_DLPF_44HZ = const(0x03)
+_DLPF_42HZ = const(0x03)        # gyro 42 Hz, accel 44 Hz
 
 # dps -> (FS_SEL bits, LSB per dps x10); g -> (AFS_SEL bits, LSB per g)
 _GYRO = {250: (0x00, 1310), 500: (0x08, 655), 1000: (0x10, 328),
@@ -61,10 +63,13 @@ class MPU6050:
         i2c.writeto_mem(addr, _PWR_MGMT_1, self._one)
         # SMPLRT_DIV, CONFIG, GYRO_CONFIG, ACCEL_CONFIG in one burst
         b[0] = _DIV_100HZ
-        b[1] = _DLPF_44HZ
+        b[1] = _DLPF_42HZ
         b[2] = fs
         b[3] = afs
         i2c.writeto_mem(addr, _SMPLRT_DIV, self._four)
+        # INT_STATUS shows only the interrupts INT_ENABLE generates
+        b[0] = _DATA_RDY
+        i2c.writeto_mem(addr, _INT_ENABLE, self._one)
         for _ in range(25):
             i2c.readfrom_mem_into(addr, _INT_STATUS, self._one)
             if self._one[0] & _DATA_RDY:

@@ -20,8 +20,9 @@ What the documents define and this model does:
   taken at each sample. Temperature: TEMP_OUT / 340 + 36.53 degrees C.
 - ACCEL_XOUT_H (0x3B) .. GYRO_ZOUT_L (0x48): big-endian two's complement;
   a burst read sees one sampling instant (the user-facing registers copy the
-  internal set while the bus is idle). INT_STATUS DATA_RDY_INT is set by a
-  sample and cleared by reading INT_STATUS.
+  internal set while the bus is idle). INT_STATUS shows the interrupts
+  INT_ENABLE (0x38) generates: DATA_RDY_INT is set by a sample only while
+  DATA_RDY_EN is set, and cleared by reading INT_STATUS.
 - Writes to read-only or undocumented registers are ignored and noted in
   `errors`.
 Not modelled: FIFO, DMP, the auxiliary I2C master, interrupts pins,
@@ -35,6 +36,7 @@ SMPLRT_DIV = 0x19
 CONFIG = 0x1A
 GYRO_CONFIG = 0x1B
 ACCEL_CONFIG = 0x1C
+INT_ENABLE = 0x38
 INT_STATUS = 0x3A
 ACCEL_XOUT_H = 0x3B
 TEMP_OUT_H = 0x41
@@ -50,7 +52,7 @@ GYRO_FULL_SCALE_DPS = (250, 500, 1000, 2000)
 ACCEL_LSB_PER_G = (16384, 8192, 4096, 2048)
 
 _WRITABLE = (set(range(0x0D, 0x11)) | set(range(SMPLRT_DIV, ACCEL_CONFIG + 1))
-             | set(range(0x23, 0x36)) | {0x37, 0x38}
+             | set(range(0x23, 0x36)) | {0x37, INT_ENABLE}
              | set(range(0x63, 0x69)) | {0x6A, PWR_MGMT_1, PWR_MGMT_2}
              | {0x72, 0x73, FIFO_R_W})
 _READ_ONLY = ({0x36, INT_STATUS, WHO_AM_I} | set(range(ACCEL_XOUT_H, 0x61)))
@@ -177,7 +179,8 @@ class MPU6050Model:
                               _round_div(rates[axis] * lsb10, 10000))
         if not regs[PWR_MGMT_1] & 0x08:      # TEMP_DIS
             self._put(TEMP_OUT_H, int(round((self.temperature_c - 36.53) * 340)))
-        regs[INT_STATUS] |= 0x01              # DATA_RDY_INT
+        if regs[INT_ENABLE] & 0x01:          # DATA_RDY_EN
+            regs[INT_STATUS] |= 0x01          # DATA_RDY_INT
 
     def _put(self, addr, value):
         value = max(-32768, min(32767, value)) & 0xFFFF
