@@ -24,6 +24,8 @@ radios answer with their ACK (or none) at once, and the sender waits (wall
 clock, at most `wait_s`) for the answers while still serving its own port.
 Peers serve their port from a sim_clock hook, i.e. whenever their clock moves.
 Between processes only `loss` applies (dup/reorder/delay act in-process).
+Any other datagram on the port (not a peer's, damaged, or a frame no
+NRF24L01 could send) is dropped and counted in stats["foreign"].
 
 MicroPython-compatible except UdpMedium.
 """
@@ -180,7 +182,8 @@ class UdpMedium(Medium):
         self.peers = list(peers)
         self.wait_s = wait_s
         self._next_id = 0
-        self._replies = {}
+        self._replies = {}      # frame id -> the peers' answers so far
+        self.stats["foreign"] = 0
         sim_clock.add_hook(self._hook)
 
     def install_hook(self):
@@ -213,16 +216,19 @@ class UdpMedium(Medium):
             targets.append(port)
         if not targets:
             return
+        answers = self._replies[fid] = []   # every peer answers: ACK or None
         deadline = time.monotonic() + self.wait_s
         got = 0
+        acked = False
         while got < len(targets) and time.monotonic() < deadline:
             self.pump(0.002)
-            while fid in self._replies:
-                ack = self._replies.pop(fid)
+            while got < len(answers):
+                ack = answers[got]
                 got += 1
-                if ack is not None and f.sender is not None:
+                if ack is not None and not acked and f.sender is not None:
+                    acked = True        # the first ACK: the sender takes one
                     self._remote_ack(f, ack)
-        self._replies.pop(fid, None)
+        del self._replies[fid]
 
     def _remote_ack(self, f, payload):
         if self.rng.chance(self.loss):
@@ -237,8 +243,9 @@ class UdpMedium(Medium):
         sim_clock.call_at(ack.t_end, lambda: sender.ack_in(f, ack))
 
     def pump(self, timeout=0.0):
-        """Serve datagrams waiting on our port (frames in, replies back)."""
-        import json
+        """Serve datagrams waiting on our port (frames in, replies back).
+        Anything else sent to the port (another program, a damaged or
+        stale datagram, an answer nobody waits for) is dropped."""
         import select
         first = True
         while True:
@@ -248,21 +255,23 @@ class UdpMedium(Medium):
                 return
             try:
                 data, src = self.sock.recvfrom(4096)
-                msg = json.loads(data.decode())
-            except (OSError, ValueError):
+            except OSError:
                 continue
-            if msg.get("k") == "a":
-                self._replies[msg["id"]] = (bytes.fromhex(msg["ack"])
-                                            if msg["ack"] is not None else None)
-            elif msg.get("k") == "f":
-                self._serve(msg, src)
+            msg = _peer_message(data)
+            if msg is None:
+                self.stats["foreign"] += 1
+            elif msg[0] == "a":
+                answers = self._replies.get(msg[1])
+                if answers is not None:
+                    answers.append(msg[2])
+            else:
+                self._serve(msg[1], src)
 
     def _serve(self, msg, src):
         import json
         now = sim_clock.now_us()
-        f = Frame(msg["ch"], msg["rate"], bytes.fromhex(msg["addr"]),
-                  bytes.fromhex(msg["p"]), msg["pid"], msg["noack"], msg["dpl"],
-                  msg["crc"])
+        f = Frame(msg["ch"], msg["rate"], msg["addr"], msg["p"], msg["pid"],
+                  msg["noack"], msg["dpl"], msg["crc"])
         f.t0 = now - msg["air"]
         f.t_end = now
         ack_payload = None
@@ -274,3 +283,41 @@ class UdpMedium(Medium):
                 ack_payload = ack.payload.hex()
         self.sock.sendto(json.dumps({"k": "a", "id": msg["id"],
                                      "ack": ack_payload}).encode(), src)
+
+
+def _int_in(v, lo, hi):
+    return type(v) is int and lo <= v <= hi
+
+
+def _peer_message(data):
+    """A peer simulator's datagram: ("f", frame fields with bytes) for a
+    frame, ("a", id, ACK payload bytes or None) for an answer; None for
+    anything that is not one, or a frame no NRF24L01 could put on air."""
+    import json
+    try:
+        msg = json.loads(data.decode())
+        if not isinstance(msg, dict) or not isinstance(msg.get("id"), str):
+            return None
+        if msg.get("k") == "a":
+            ack = msg["ack"]
+            if ack is not None:
+                ack = bytes.fromhex(ack)
+                if len(ack) > 32:
+                    return None
+            return ("a", msg["id"], ack)
+        if msg.get("k") != "f":
+            return None
+        msg["addr"] = bytes.fromhex(msg["addr"])
+        msg["p"] = bytes.fromhex(msg["p"])
+    except (KeyError, TypeError, ValueError):
+        return None
+    if not (_int_in(msg.get("ch"), 0, 127)
+            and msg.get("rate") in (250000, 1000000, 2000000)
+            and 3 <= len(msg["addr"]) <= 5 and len(msg["p"]) <= 32
+            and _int_in(msg.get("pid"), 0, 3)
+            and _int_in(msg.get("crc"), 0, 2)
+            and _int_in(msg.get("air"), 0, 100000)
+            and isinstance(msg.get("noack"), bool)
+            and isinstance(msg.get("dpl"), bool)):
+        return None
+    return ("f", msg)
