@@ -32,6 +32,7 @@ def install():
     import sim_clock
     from host_sim import micropython_cpython
     sys.modules.setdefault("micropython", micropython_cpython)
+    sim_clock.wall_sleep = time.sleep   # the host's, whoever wraps it later
     shim = _load_shim_time()
     for name in ("ticks_ms", "ticks_us", "ticks_cpu", "ticks_add",
                  "ticks_diff", "sleep_ms", "sleep_us"):

@@ -145,7 +145,7 @@ class Device:
         self._done = False
         self._trace_file = None
         self._hand = None
-        self.sleeps = 0             # the firmware's sleep_ms calls so far
+        self.sleeps = 0             # the firmware's sleep_ms/sleep calls
         self._down_at = {}          # button -> (us, sleeps) when pressed
         self._letting_go = {}       # button -> (due_us, sleeps) to release
         self._taps = []             # (button, hold_ms) typed, in order
@@ -395,9 +395,10 @@ class Device:
             saved[1](us)
             check()
 
-        def sleep(s):
+        def sleep(s):       # MicroPython's: seconds, on the simulated clock
             check()
-            saved[2](s)
+            sim_clock.advance_us(int(s * 1000000))
+            dev._slept()
             check()
         time.sleep_ms, time.sleep_us, time.sleep = sleep_ms, sleep_us, sleep
         try:

@@ -17,6 +17,14 @@ def _wall_us():
     return time.monotonic_ns() // 1000
 
 
+def wall_sleep(s):
+    """The host waits s seconds. host_sim.install() puts CPython's own
+    time.sleep here before Device.run wraps time.sleep for the firmware
+    (a sleep on this clock, which would call itself)."""
+    import time
+    time.sleep(s)
+
+
 def set_real(real):
     global _real, _start
     _real = real
@@ -51,8 +59,7 @@ def advance_us(us):
     if us < 0:
         us = 0
     if _real:
-        import time
-        time.sleep(us / 1000000)
+        wall_sleep(us / 1000000)
         end = now_us()
     else:
         end = _now + us

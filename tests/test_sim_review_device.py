@@ -1,0 +1,31 @@
+"""host_sim.device running firmware code as MicroPython would: time.sleep
+on the simulated clock, machine.reset() that firmware cannot catch."""
+import host_sim
+
+host_sim.install()
+from host_sim import device  # noqa: E402
+import board_sim  # noqa: E402
+
+
+def test_time_sleep_moves_the_simulated_clock(tmp_path):
+    """MicroPython's time.sleep(seconds) is a sleep like sleep_ms: on the
+    virtual clock it moves simulated time (CPython's own time.sleep
+    waited on the wall clock and left ticks_ms where it was)."""
+    import time
+    seen = []
+
+    def main():
+        t0 = time.ticks_ms()
+        for _ in range(10):
+            time.sleep(0.05)
+        seen.append(time.ticks_diff(time.ticks_ms(), t0))
+        time.sleep(1)
+
+    dev = device.Device(board_sim, str(tmp_path), lcd=False, gyro=False,
+                        radio=False)
+    wall = time.monotonic()
+    end = dev.run(until_ms=800, main=main)
+    assert seen == [500]
+    assert end == 1500                  # the run ends in the last sleep
+    assert time.monotonic() - wall < 0.4
+
