@@ -29,3 +29,23 @@ def test_time_sleep_moves_the_simulated_clock(tmp_path):
     assert end == 1500                  # the run ends in the last sleep
     assert time.monotonic() - wall < 0.4
 
+
+def test_firmware_cannot_catch_the_scripted_reset(tmp_path):
+    """machine.reset() never returns on a board, whatever the firmware
+    catches: a scripted `reset` inside `except Exception` still reboots."""
+    import time
+    boots = []
+
+    def main():
+        boots.append(time.ticks_ms())
+        while True:
+            try:
+                time.sleep_ms(10)
+            except Exception:
+                pass
+
+    dev = device.Device(board_sim, str(tmp_path), lcd=False, gyro=False,
+                        radio=False)
+    dev.run(device.Script.parse("at 100\nreset\nat 300\nend\n"), main=main)
+    assert dev.resets == 1
+    assert len(boots) == 2 and 100 <= boots[1] <= 120

@@ -36,8 +36,10 @@ _trace = None
 _unique_id = b"\x53\x49\x4d\x00\x00\x00\x00\x01"
 
 
-class SimReset(Exception):
-    """machine.reset() in the simulator: the front end restarts main.py."""
+class SimReset(BaseException):
+    """machine.reset() in the simulator: the front end restarts main.py.
+    A BaseException: on a board the reset never returns, so firmware
+    catching Exception must not catch it."""
 
 
 def set_trace(fn):
