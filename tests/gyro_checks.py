@@ -198,6 +198,22 @@ def l3g_bdu_keeps_a_pair_together():
         assert low == 0xFF and high == want_high, (bdu, low, high)
 
 
+def l3g_slower_odr_keeps_sampling():
+    """After DR goes from 800 to 100 Hz the outputs update within 10 ms
+    (the model counted the new rate's samples from power-on and stalled)."""
+    tilt, m, i2c = rig(l3g4200d_model.L3G4200DModel, 0x69)
+    i2c.writeto_mem(0x69, 0x20, bytes((0xCF,)))     # 800 Hz, on
+    tilt.set_rates(0.00875 * 1000, 0, 0)
+    time.sleep_ms(100)
+    assert i2c.readfrom_mem(0x69, 0xA8, 2) == bytes((0xE8, 0x03))
+    i2c.writeto_mem(0x69, 0x20, bytes((0x0F,)))     # 100 Hz
+    assert m.odr_hz() == 100
+    tilt.set_rates(0.00875 * 2000, 0, 0)
+    time.sleep_ms(11)
+    assert i2c.readfrom_mem(0x69, 0x27, 1)[0] & 0x08
+    assert i2c.readfrom_mem(0x69, 0xA8, 2) == bytes((0xD0, 0x07))
+
+
 def l3g_read_rates_allocates_nothing():
     """On MicroPython: read_rates under heap_lock (a bus that allocates
     nothing stands in for the shim, which does)."""
@@ -368,6 +384,23 @@ def mpu_init_waits_for_the_first_sample_only():
     assert m.regs[0x38] & 0x01, hex(m.regs[0x38])
     assert 10 <= waited < 20, waited
     assert m.errors == [], m.errors
+
+
+def mpu_slower_sample_rate_keeps_sampling():
+    """SMPLRT_DIV raised while awake: new data within the new period."""
+    tilt, m, i2c = rig(mpu6050_model.MPU6050Model, 0x68)
+    imu = mpu6050.MPU6050(i2c)
+    out = [0, 0, 0]
+    i2c.writeto_mem(0x68, 0x19, bytes((0,)))        # 1 kHz
+    tilt.set_rates(10, 0, 0)
+    time.sleep_ms(100)
+    imu.read_rates(out)
+    near(out, (10000, 0, 0), 8, "at 1 kHz")
+    i2c.writeto_mem(0x68, 0x19, bytes((9,)))        # 100 Hz again
+    tilt.set_rates(-20, 0, 0)
+    time.sleep_ms(11)
+    imu.read_rates(out)
+    near(out, (-20000, 0, 0), 8, "at 100 Hz")
 
 
 def mpu_missing_chip_message():

@@ -17,8 +17,9 @@ What the datasheet defines and this model does:
   8.75/17.5/70 mdps per digit), taken at each sample. CTRL_REG5 BOOT
   self-clears.
 - OUT_X_L..OUT_Z_H (0x28..0x2D): 16-bit two's complement, a new sample
-  every 1/ODR after power-on; STATUS_REG (0x27) XDA/YDA/ZDA/ZYXDA and the
-  overrun bits, cleared when the data are read.
+  every 1/ODR after power-on (after a change of DR, at the new ODR from
+  then on); STATUS_REG (0x27) XDA/YDA/ZDA/ZYXDA and the overrun bits,
+  cleared when the data are read.
 - Read-only registers ignore writes; writes to reserved addresses (the
   datasheet forbids them) are ignored too. Both are noted in `errors`.
 Not modelled: FIFO (FIFO_SRC reads "empty"), interrupts, high-pass filter,
@@ -78,7 +79,7 @@ class L3G4200DModel:
         self._inc = False
         self.raw = [0, 0, 0]         # the output registers' values
         self._half = [0, 0, 0]       # BDU: bit 0 low byte read, bit 1 high
-        self._t0 = None              # when the part left power-down
+        self._t0 = None              # power-on or ODR change; None: off
         self._sample = 0             # samples taken since _t0
         self._unread = 0             # axes (bits) with data not yet read
         self._overrun = 0
@@ -137,8 +138,10 @@ class L3G4200DModel:
             return
         if addr == CTRL_REG1:
             was_on = self.powered()
+            old_dr = self.regs[addr] >> 6
             self.regs[addr] = value
-            if self.powered() and not was_on:
+            if self.powered() and (not was_on or value >> 6 != old_dr):
+                # samples counted at the (new) ODR from now on
                 self._t0 = sim_clock.now_us()
                 self._sample = 0
             elif not self.powered():

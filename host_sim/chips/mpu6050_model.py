@@ -14,7 +14,8 @@ What the documents define and this model does:
 - The register address increments after each byte of every burst read or
   write (FIFO_R_W excepted).
 - Sample rate = gyroscope output rate / (1 + SMPLRT_DIV), the output rate
-  8 kHz with the DLPF off (CONFIG DLPF_CFG 0 or 7), else 1 kHz.
+  8 kHz with the DLPF off (CONFIG DLPF_CFG 0 or 7), else 1 kHz; a new rate
+  takes over from the write that sets it.
 - GYRO_CONFIG (0x1B) FS_SEL: 131 / 65.5 / 32.8 / 16.4 LSB per dps;
   ACCEL_CONFIG (0x1C) AFS_SEL: 16384 / 8192 / 4096 / 2048 LSB per g; both
   taken at each sample. Temperature: TEMP_OUT / 340 + 36.53 degrees C.
@@ -143,6 +144,14 @@ class MPU6050Model:
                 self._sample = 0
             elif not self._running():
                 self._t0 = None
+            return
+        if addr == SMPLRT_DIV or addr == CONFIG:
+            rate = self.sample_rate_hz()
+            self.regs[addr] = value
+            if self._t0 is not None and self.sample_rate_hz() != rate:
+                # samples counted at the new rate from now on
+                self._t0 = sim_clock.now_us()
+                self._sample = 0
             return
         self.regs[addr] = value
 
