@@ -340,7 +340,7 @@ def test_deploy_over_serial_then_boot_and_play_pico(tmp_path, built):
         proc = subprocess.run(
             [sys.executable, str(ROOT / "tools" / "deploy.py"), "--board",
              "pico_lcd13", "--build", str(root), "--port",
-             dev.url, "--no-soft-reset"],
+             dev.url, "--no-soft-reset", "--skip-platform-check"],
             capture_output=True, text=True, timeout=240)
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
     out = root / "pico_lcd13"
@@ -373,3 +373,67 @@ def test_esp32_build_boots_and_plays_by_tilt_alone(tmp_path, built):
     out = built_device.run_on_flash(
         flash, built_device.PLAY % str(tmp_path / "script.json"))
     check_game(out, "esp32_ili9341", expected, winner)
+
+
+def _deploy_over_serial(flash, root, board, *extra):
+    with SerialBoard(flash) as dev:
+        proc = subprocess.run(
+            [sys.executable, str(ROOT / "tools" / "deploy.py"), "--board",
+             board, "--build", str(root), "--port", dev.url,
+             "--no-soft-reset", *extra],
+            capture_output=True, text=True, timeout=240)
+    return proc
+
+
+def test_deploy_removes_our_modules_the_build_no_longer_has(tmp_path, built):
+    """A module an earlier deploy put in /lib and the build has since left
+    out (deepsearch and vct before devices stopped shipping level 3, or a
+    module renamed) is removed; nothing else in /lib is."""
+    root = built["pico_lcd13"][0]
+    flash = tmp_path / "flash"
+    (flash / "lib").mkdir(parents=True)
+    for name in ("deepsearch", "vct", "oldname", "theirs"):
+        (flash / "lib" / (name + ".mpy")).write_bytes(b"M\x06\x00\x1f")
+    (flash / "lib" / "gomoku_modules.txt").write_text("gomoku\noldname\n")
+    proc = _deploy_over_serial(flash, root, "pico_lcd13",
+                               "--skip-platform-check")
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    lib = {p.name for p in (flash / "lib").iterdir()}
+    assert lib == {p.name for p in (root / "pico_lcd13" / "lib").iterdir()} | {
+        "theirs.mpy", "gomoku_modules.txt"}
+    record = (flash / "lib" / "gomoku_modules.txt").read_text().split()
+    assert sorted(record) == sorted(p.stem for p in (root / "pico_lcd13" / "lib")
+                                    .glob("*.mpy"))
+
+
+def test_deploy_refuses_a_board_of_another_port(tmp_path, built):
+    """BOARD=pico_lcd13 (make's default) onto a board whose MicroPython is
+    another port: refused before anything is copied, saying which BOARD."""
+    root = built["pico_lcd13"][0]
+    flash = tmp_path / "flash"
+    flash.mkdir()
+    proc = _deploy_over_serial(flash, root, "pico_lcd13")
+    assert proc.returncode != 0
+    out = proc.stdout + proc.stderr
+    # the unix port says sys.platform "linux"
+    assert "runs MicroPython's linux port" in out, out[-2000:]
+    assert "build/pico_lcd13 is for rp2" in out, out[-2000:]
+    assert not (flash / "main.py").exists() and not (flash / "lib").exists()
+
+
+def test_deploy_refuses_a_micropython_that_cannot_load_the_build(tmp_path, built):
+    """A board whose MicroPython loads another .mpy version (an older
+    release) would fail at boot with "incompatible .mpy file": refused."""
+    root = tmp_path / "build"
+    shutil.copytree(built["pico_lcd13"][0] / "pico_lcd13", root / "pico_lcd13")
+    for p in (root / "pico_lcd13" / "lib").glob("*.mpy"):
+        data = bytearray(p.read_bytes())
+        data[1] = 5                                 # MicroPython 1.12-1.18
+        p.write_bytes(bytes(data))
+    flash = tmp_path / "flash"
+    flash.mkdir()
+    proc = _deploy_over_serial(flash, root, "pico_lcd13", "--skip-platform-check")
+    assert proc.returncode != 0
+    out = proc.stdout + proc.stderr
+    assert "loads .mpy version 6" in out and "files are version 5" in out, out[-2000:]
+    assert not (flash / "main.py").exists() and not (flash / "lib").exists()

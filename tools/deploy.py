@@ -5,10 +5,19 @@
 
 Run `python tools/build.py --board NAME` first (`make deploy` does). One
 mpremote session:
-  1. exec: create /lib, delete our modules' stale copies that would shadow
+  1. exec: check that the board can run the build, else stop before
+     anything is copied: its MicroPython must be the build's port
+     (sys.platform rp2 or esp32: a Pico build on an ESP32 would drive the
+     ESP32's flash pins at boot) and load the build's .mpy version (an older
+     MicroPython fails every import with "incompatible .mpy file"; native
+     code also needs the same architecture and sub-version);
+     then create /lib, delete our modules' stale copies that would shadow
      the new .mpy files (/lib/<mod>.py, and /<mod>.py or /<mod>.mpy in the
-     root, which comes first on sys.path); save files and anything else on
-     the flash are left alone;
+     root, which comes first on sys.path), and delete /lib/<mod>.mpy of our
+     modules this build no longer has (those the last deploy listed in
+     /lib/gomoku_modules.txt, and the firmware's modules the build leaves
+     out: level 3's, which earlier builds shipped); save files and anything
+     else on the flash are left alone;
   2. fs cp build/<board>/lib/*.mpy :lib/  (mpremote skips files whose hash
      already matches);
   3. fs cp build/<board>/main.py :main.py;
@@ -18,6 +27,7 @@ shortcut such as a0 (/dev/ttyACM0) or u0 (/dev/ttyUSB0).
 """
 import argparse
 import json
+import re
 import shlex
 import subprocess
 import sys
@@ -25,11 +35,34 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 BUILD = ROOT / "build"
+sys.path.insert(0, str(ROOT / "tools"))
+import build as _build  # noqa: E402
 
-# Runs on the board (MicroPython). Deletes only the files named in _M.
+# On the board: the names of our modules the last deploy put in /lib.
+RECORD = "/lib/gomoku_modules.txt"
+
+# Runs on the board (MicroPython). Checks first; deletes only the files of
+# the modules named in _M, _X and the record.
 _PREPARE = """\
-import os
-_M = %s
+import os, sys
+_P = %(port)r
+_V = %(mpy)r
+_F = %(native)r
+_H = %(hint)r
+_v = getattr(sys.implementation, "_mpy", 0)
+if _P and sys.platform != _P:
+    raise RuntimeError("deploy refused: the board runs MicroPython's %%s port; "
+                       "build/%(board)s is for %(port)s: %%s" %% (sys.platform,
+                       _H.get(sys.platform, "no board of this project is for it")))
+if _v & 255 != _V or (_F is not None and _v >> 8 != _F):
+    raise RuntimeError("deploy refused: the board's MicroPython %%s loads .mpy "
+                       "version %%d%%s; the build's files are version %%d%%s: "
+                       "flash MicroPython %(version)s (docs/HARDWARE.md)" %% (
+                           ".".join(str(x) for x in sys.implementation.version[:3]),
+                           _v & 255, "" if _F is None else " (arch/sub %%d)" %% (_v >> 8),
+                           _V, "" if _F is None else " (arch/sub %%d)" %% _F))
+_M = %(names)r
+_X = %(left_out)r
 try:
     os.mkdir("/lib")
 except OSError:
@@ -41,6 +74,20 @@ for _m in _M:
             print("removed stale", _p)
         except OSError:
             pass
+try:
+    with open(%(record)r) as _f:
+        _X = _X + _f.read().split()
+except OSError:
+    pass
+for _m in _X:
+    if _m not in _M:
+        try:
+            os.remove("/lib/" + _m + ".mpy")
+            print("removed old", "/lib/" + _m + ".mpy")
+        except OSError:
+            pass
+with open(%(record)r, "w") as _f:
+    _f.write("\\n".join(_M) + "\\n")
 """
 
 
@@ -53,11 +100,42 @@ def mpremote():
     return str(exe) if exe.exists() else "mpremote"
 
 
-def deploy_command(board, port, build_root=BUILD, soft_reset=True):
+def _mpy_header(mpys):
+    """(.mpy version, feature byte of native code or None) of the build's
+    files; DeployError if they disagree (a mixed build)."""
+    versions, native = set(), set()
+    for p in mpys:
+        head = p.read_bytes()[:4]
+        if len(head) < 4 or head[:1] != b"M":
+            raise DeployError("%s is not a .mpy file: run `make build` again" % p)
+        versions.add(head[1])
+        if head[2] >> 2:
+            native.add(head[2])
+    if len(versions) != 1 or len(native) > 1:
+        raise DeployError("the .mpy files in %s differ in version or architecture: "
+                          "run `make build` again" % mpys[0].parent)
+    return versions.pop(), (native.pop() if native else None)
+
+
+def _micropython_release(out):
+    """The MicroPython release the build's mpy-cross belongs to ("1.29"),
+    from its build.json; the board should run that release."""
+    try:
+        text = json.loads((out / "build.json").read_text())["mpy_cross"]
+    except (OSError, ValueError, KeyError):
+        text = ""
+    m = re.search(r"v(\d+\.\d+)", text)
+    return m.group(1) if m else "of the build's mpy-cross"
+
+
+def deploy_command(board, port, build_root=BUILD, soft_reset=True,
+                   check_platform=True):
     """The mpremote argv that deploys build_root/<board> to the device on port.
 
     soft_reset=False adds mpremote's `resume` (no soft reset before the first
     command): for a MicroPython that exits on Ctrl-D, as the unix port does.
+    check_platform=False deploys whatever port the board's MicroPython is
+    (the .mpy version is checked still).
     """
     out = Path(build_root) / board
     lib = out / "lib"
@@ -71,9 +149,23 @@ def deploy_command(board, port, build_root=BUILD, soft_reset=True):
     mpys = sorted(lib.glob("*.mpy"))
     if not any(p.name == "board.mpy" for p in mpys):
         raise DeployError("%s has no board.mpy: not a board build" % lib)
+    boards = _build.boards()
+    if board not in boards:
+        raise DeployError("unknown board %r; boards: %s"
+                          % (board, ", ".join(sorted(boards))))
     names = [p.stem for p in mpys]
+    mpy, native = _mpy_header(mpys)
+    hint = {}
+    for name, (p, _) in sorted(boards.items()):
+        hint.setdefault(p, "make deploy BOARD=%s" % name)
+    code = _PREPARE % {
+        "port": boards[board][0] if check_platform else None,
+        "board": board, "hint": hint, "mpy": mpy, "native": native,
+        "version": _micropython_release(out), "names": names,
+        "left_out": sorted({m[0] for m in _build.firmware_modules()} - set(names)),
+        "record": RECORD}
     cmd = [mpremote(), "connect", port] + ([] if soft_reset else ["resume"]) + [
-           "exec", _PREPARE % json.dumps(names),
+           "exec", code,
            "+", "fs", "cp"] + [str(p) for p in mpys] + [":lib/",
            "+", "fs", "cp", str(main), ":main.py",
            "+", "reset"]
@@ -88,13 +180,16 @@ def main(argv=None):
     parser.add_argument("--build", default=str(BUILD), help="build root")
     parser.add_argument("--no-soft-reset", action="store_true",
                         help="do not soft-reset first (mpremote resume)")
+    parser.add_argument("--skip-platform-check", action="store_true",
+                        help="deploy even if the board's MicroPython is not "
+                             "the build's port (rp2/esp32)")
     parser.add_argument("--dry-run", action="store_true",
                         help="print the mpremote command, do not run it")
     args = parser.parse_args(argv)
     try:
         cmd = deploy_command(args.board, args.port, args.build,
-                             not args.no_soft_reset)
-    except DeployError as e:
+                             not args.no_soft_reset, not args.skip_platform_check)
+    except (DeployError, _build.BuildError) as e:
         print("deploy: %s" % e, file=sys.stderr)
         return 1
     shown = " ".join(shlex.quote(c) for c in cmd)
@@ -103,8 +198,9 @@ def main(argv=None):
         return 0
     rc = subprocess.call(cmd)
     if rc:
-        print("deploy: mpremote exited %d (is the board on %s, running "
-              "MicroPython, and no other program holding the port?)"
+        print("deploy: mpremote exited %d: see its output above (\"deploy "
+              "refused\" says what to change; otherwise: is the board on %s, "
+              "running MicroPython, and no other program holding the port?)"
               % (rc, args.port), file=sys.stderr)
     return rc
 
