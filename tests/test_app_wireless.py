@@ -153,3 +153,89 @@ def test_a_waiting_match_does_not_rewrite_the_save(flash, monkeypatch):
     assert len([t for t in renames if t < paired_until]) == 1
     assert len(renames) == 3        # pairing, my move, the peer's
     assert os.path.exists(flash / "gomoku.mat")
+
+
+class _View:
+    cursor = -1
+
+    def attach(self, game):
+        pass
+
+    def draw_all(self):
+        pass
+
+    def draw_cell(self, i):
+        pass
+
+    def set_last(self, i):
+        pass
+
+
+class _App:
+    def __init__(self):
+        self.n = 0
+        self.moves = bytearray(225)
+        self.cursor = 7 * 15 + 7
+        self.view = _View()
+        self.said = []
+        self.statuses = 0
+
+    def update_status(self):
+        self.statuses += 1
+
+    def say(self, text, colour=None):
+        self.said.append(text)
+
+
+def test_the_match_loop_builds_no_text_while_nothing_changes(flash):
+    """Wireless.play calls sync() and show_link() every 20 ms loop: while
+    the match stands still (paired, waiting for a move, even before the
+    first one) they must not format status or link text, nor build the save
+    key: garbage 50 times a second for the collector on the device."""
+    import tracemalloc
+    import gomoku
+    import match as M
+    import wireless
+
+    class Match:
+        count = 0
+        moves = bytearray(225)
+        game = gomoku.Game(0)
+        state = M.PAIRED
+        code = "4821"
+        last_peer_move = None
+        my_colour = 1
+
+        def saved_key(self):
+            return (0, self.count, 0xFFFF)
+
+        def snapshot(self):
+            return b"GMM1"
+
+    app = _App()
+    w = wireless.Wireless(app, None)
+    w.m = m = Match()
+    w.new_board()
+    w.show_link()
+    assert app.said[-1] == "Code 4821  paired" and app.statuses == 1
+    del app.said[:]
+    loops = iter(range(50))
+    tracemalloc.start()
+    try:
+        tracemalloc.reset_peak()
+        base = tracemalloc.get_traced_memory()[0]
+        for _ in loops:
+            w.sync()
+            w.show_link()
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak == base
+    assert app.said == [] and app.statuses == 1
+    # a change still shows: the peer's move, then the link lost
+    m.last_peer_move = (7, 7)
+    w.show_link()
+    m.state = M.LOST
+    w.show_link()
+    assert app.said == ["Code 4821  paired  peer H8",
+                            "Code 4821  peer lost  peer H8"]

@@ -18,8 +18,6 @@ from tilt import RIGHT, LEFT, UP, DOWN
 PATH = savegame.MATCH
 _TMP = "gomoku.mtt"
 _STEP = (RIGHT, LEFT, UP, DOWN)
-_STATE = {M.WAITING: "waiting", M.PAIRED: "paired", M.LOST: "peer lost",
-          M.RESYNCING: "resyncing", M.CLOSED: "closed"}
 
 
 def forget():
@@ -36,7 +34,7 @@ class Wireless:
         self.radio = radio
         self.m = None
         self.game = None
-        self.link = None
+        self.shown = None       # (state, peer's move) the link line shows
         self.saved = None       # (game_no, count, hash) of the last save
 
     def run(self, host, rule, host_colour, blob=None):
@@ -127,7 +125,7 @@ class Wireless:
         m = self.m
         if not m.my_turn():
             app.say("Wait: " + ("not your turn" if m.state == M.PAIRED
-                                 else _STATE.get(m.state, "")), ALERT)
+                                 else m.state), ALERT)
             return
         try:
             m.send_move(i % 15, i // 15)
@@ -145,13 +143,15 @@ class Wireless:
         app.view.attach(m.game)
         app.view.cursor = app.cursor
         app.view.draw_all()
-        self.link = None
+        self.shown = None
         app.human = m.my_colour
         app.say("")
-        self.sync()
+        self.sync(True)
 
-    def sync(self):
-        """Draw the moves the match has and the screen not yet."""
+    def sync(self, fresh=False):
+        """Draw the moves the match has and the screen not yet (fresh: a
+        new board, its status and save are due even with no moves). Called
+        every loop: with nothing new it returns before building any text."""
         app = self.app
         m = self.m
         view = app.view
@@ -159,7 +159,7 @@ class Wireless:
             self.game = None
             self.new_board()
             return
-        if m.count == app.n and app.n:
+        if m.count == app.n and not fresh:
             return
         while app.n < m.count:
             i = m.moves[app.n]
@@ -180,14 +180,18 @@ class Wireless:
             pass
 
     def show_link(self):
+        """The link line, rebuilt only when the state or the peer's move
+        changed (called every loop: no text is built for nothing)."""
         m = self.m
-        text = "Code %s  %s" % (m.code, _STATE.get(m.state, m.state))
         p = m.last_peer_move
+        shown = self.shown
+        if shown is not None and shown[0] == m.state and shown[1] == p:
+            return
+        self.shown = (m.state, p)
+        text = "Code %s  %s" % (m.code, m.state)
         if p is not None:
             text += "  peer %s%d" % ("ABCDEFGHJKLMNOP"[p[0]], 15 - p[1])
-        if text != self.link:
-            self.link = text
-            self.app.say(text, ALERT if m.state == M.LOST else TEXT)
+        self.app.say(text, ALERT if m.state == M.LOST else TEXT)
 
     def end_banner(self):
         app = self.app
