@@ -252,6 +252,8 @@ class SPI:
             buf[i] = rx[i]
 
     def write_readinto(self, write_buf, read_buf):
+        if len(write_buf) != len(read_buf):
+            raise ValueError("buffers must be the same length")
         rx = self._xfer(write_buf)
         for i in range(len(read_buf)):
             read_buf[i] = rx[i]
@@ -311,24 +313,32 @@ class I2C:
 
     def writeto_mem(self, addr, memaddr, buf, addrsize=8):
         model, name = self._device(addr)
-        data = bytes([memaddr]) + bytes(buf)
+        data = _memaddr(memaddr, addrsize) + bytes(buf)
         model.i2c_write(data)
         self._clock(len(data))
         self._record(name, addr, data, b"")
 
     def readfrom_mem_into(self, addr, memaddr, buf, addrsize=8):
+        mem = _memaddr(memaddr, addrsize)
         model, name = self._device(addr)
-        model.i2c_write(bytes([memaddr]))   # repeated start follows
+        model.i2c_write(mem)                # repeated start follows
         rx = model.i2c_read(len(buf))
         for i in range(len(buf)):
             buf[i] = rx[i]
-        self._clock(len(buf) + 2)
-        self._record(name, addr, bytes([memaddr]), rx)
+        self._clock(len(mem) + 1 + len(buf))   # + the address again
+        self._record(name, addr, mem, rx)
 
     def readfrom_mem(self, addr, memaddr, nbytes, addrsize=8):
         buf = bytearray(nbytes)
         self.readfrom_mem_into(addr, memaddr, buf, addrsize)
         return bytes(buf)
+
+
+def _memaddr(memaddr, addrsize):
+    # as MicroPython sends it: addrsize bits (8, 16, 24 or 32), MSB first
+    if addrsize % 8 or not 0 <= addrsize <= 32:
+        raise ValueError("invalid addrsize")
+    return bytes((memaddr >> s) & 0xFF for s in range(addrsize - 8, -1, -8))
 
 
 SoftI2C = I2C
