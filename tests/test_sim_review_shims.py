@@ -8,6 +8,7 @@ import host_sim
 host_sim.install()
 import machine  # noqa: E402
 import sim_clock  # noqa: E402
+import time  # noqa: E402
 
 
 class Loopback:
@@ -80,3 +81,12 @@ def test_i2c_memory_transfer_time_counts_every_address_byte():
     # 8 bytes of 9 clocks at 100 kHz
     assert sim_clock.now_us() == 8 * 9 * 10
 
+
+def test_ticks_add_refuses_an_interval_ticks_diff_cannot_tell():
+    half = 1 << 29          # the rp2 and esp32 ticks period is 2**30
+    t = time.ticks_ms()
+    for d in (half - 1, -(half - 1), 0, 12345, -12345):
+        assert time.ticks_diff(time.ticks_add(t, d), t) == d
+    for d in (half, -half, 1 << 30, -(1 << 31)):
+        with pytest.raises(OverflowError):
+            time.ticks_add(t, d)

@@ -21,6 +21,9 @@ def ticks_cpu():
 
 
 def ticks_add(ticks, delta):
+    # as MicroPython: only what ticks_diff can tell back
+    if not -_PERIOD // 2 < delta < _PERIOD // 2:
+        raise OverflowError("ticks interval overflow")
     return (ticks + delta) % _PERIOD
 
 
