@@ -12,9 +12,11 @@ serial read cycle is >= 150 ns.
 Presence: with MISO wired (check_id=True) RDID4 (D3h) must read a dummy
 byte then 00 93 41, else OSError naming the chip, bus and pins.
 """
+from micropython import const
 import lcd_base
 from lcd_base import color565, FONT_W, FONT_H  # noqa: F401  (API)
 
+_RDID4 = const(0xD3)
 
 
 class ILI9341(lcd_base.LCD):
@@ -33,7 +35,7 @@ class ILI9341(lcd_base.LCD):
 
     def check_id(self):
         buf = bytearray(4)
-        self.read_cmd(0xD3, buf)
+        self.read_cmd(_RDID4, buf)
         if buf[1] != 0x00 or buf[2] != 0x93 or buf[3] != 0x41:
             self._not_found("RDID4", "%02x %02x %02x" % (buf[1], buf[2], buf[3]),
                             "00 93 41")

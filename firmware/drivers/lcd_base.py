@@ -20,7 +20,6 @@ FONT_H = const(8)
 
 # MIPI DCS commands common to both controllers
 _SWRESET = const(0x01)
-_RDDID = const(0x04)
 _SLPOUT = const(0x11)
 _NORON = const(0x13)
 _INVOFF = const(0x20)

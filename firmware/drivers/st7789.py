@@ -16,6 +16,7 @@ from micropython import const
 import lcd_base
 from lcd_base import color565, FONT_W, FONT_H  # noqa: F401  (API)
 
+_RDDID = const(0x04)
 _ID = const(0x858552)
 
 
@@ -30,7 +31,7 @@ class ST7789(lcd_base.LCD):
     def check_id(self):
         # serial read of RDDID: one dummy clock, then 24 ID bits
         buf = bytearray(4)
-        self.read_cmd(0x04, buf)
+        self.read_cmd(_RDDID, buf)
         got = ((buf[0] << 24 | buf[1] << 16 | buf[2] << 8 | buf[3]) >> 7) \
             & 0xFFFFFF
         if got != _ID:
