@@ -34,6 +34,14 @@ def board_module(name):
         raise SystemExit("no board %r (have: %s)" % (name, ", ".join(have)))
 
 
+def port(text):
+    n = int(text)
+    if not 1 <= n <= 65535:
+        raise argparse.ArgumentTypeError("%s is not a UDP port (1-65535)"
+                                         % text)
+    return n
+
+
 def parse(argv):
     p = argparse.ArgumentParser(
         prog="python -m host_sim", description=__doc__.split("\n\n")[0],
@@ -67,10 +75,10 @@ def parse(argv):
     p.add_argument("--realtime", action="store_true",
                    help="headless on the wall clock (script times are real "
                         "milliseconds); implied by --udp")
-    p.add_argument("--udp", type=int, metavar="PORT",
+    p.add_argument("--udp", type=port, metavar="PORT",
                    help="radio: share the air with other simulators over "
                         "UDP on 127.0.0.1, listening on PORT")
-    p.add_argument("--peer", type=int, action="append", default=[],
+    p.add_argument("--peer", type=port, action="append", default=[],
                    metavar="PORT", help="radio: another simulator's --udp "
                                         "port (repeatable)")
     return p.parse_args(argv)
@@ -125,7 +133,11 @@ def main(argv=None):
     medium = None
     if args.udp is not None:
         from host_sim import radio_medium
-        medium = radio_medium.UdpMedium(args.udp, args.peer)
+        try:
+            medium = radio_medium.UdpMedium(args.udp, args.peer)
+        except OSError as e:
+            raise SystemExit("--udp %d: %s (another simulator still running "
+                             "on it?)" % (args.udp, e.strerror or e))
     elif args.peer:
         raise SystemExit("--peer needs --udp PORT")
     if args.erase:

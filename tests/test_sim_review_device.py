@@ -49,3 +49,33 @@ def test_firmware_cannot_catch_the_scripted_reset(tmp_path):
     dev.run(device.Script.parse("at 100\nreset\nat 300\nend\n"), main=main)
     assert dev.resets == 1
     assert len(boots) == 2 and 100 <= boots[1] <= 120
+
+
+def test_cli_udp_port_in_use_is_a_clear_error(tmp_path):
+    """`make sim-pair` while another simulator still holds the port: one
+    line saying so, not an OSError traceback."""
+    import socket
+    import pytest
+    from host_sim import __main__ as cli
+    busy = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    busy.bind(("127.0.0.1", 0))
+    port = busy.getsockname()[1]
+    try:
+        with pytest.raises(SystemExit, match=r"--udp %d: .*in use" % port):
+            cli.main(["--headless", "--udp", str(port), "--peer", "1",
+                      "--until", "5", "--flash", str(tmp_path)])
+    finally:
+        busy.close()
+
+
+def test_cli_refuses_a_port_number_udp_cannot_use(tmp_path, capsys):
+    """--peer 70000 passed the parser and crashed (OverflowError) at the
+    first frame sent; --udp 70000 at bind."""
+    import pytest
+    from host_sim import __main__ as cli
+    for args in (["--udp", "70000", "--peer", "47102"],
+                 ["--udp", "47101", "--peer", "0"]):
+        with pytest.raises(SystemExit):
+            cli.main(["--headless", "--until", "5", "--flash",
+                      str(tmp_path)] + args)
+        assert "is not a UDP port (1-65535)" in capsys.readouterr().err
