@@ -403,6 +403,14 @@ def mpu_slower_sample_rate_keeps_sampling():
     near(out, (-20000, 0, 0), 8, "at 100 Hz")
 
 
+def mpu_motion_threshold_is_a_register():
+    """MOT_THR (0x1F, register 31) is documented read/write."""
+    tilt, m, i2c = rig(mpu6050_model.MPU6050Model, 0x68)
+    i2c.writeto_mem(0x68, 0x1F, bytes((20,)))
+    assert m.errors == [], m.errors
+    assert i2c.readfrom_mem(0x68, 0x1F, 1) == bytes((20,))
+
+
 def mpu_missing_chip_message():
     tilt, m, i2c = rig(mpu6050_model.MPU6050Model, 0x69)      # AD0 high
     msg = raises_oserror(lambda: mpu6050.MPU6050(i2c, 0x68))

@@ -37,6 +37,7 @@ SMPLRT_DIV = 0x19
 CONFIG = 0x1A
 GYRO_CONFIG = 0x1B
 ACCEL_CONFIG = 0x1C
+MOT_THR = 0x1F
 INT_ENABLE = 0x38
 INT_STATUS = 0x3A
 ACCEL_XOUT_H = 0x3B
@@ -53,6 +54,7 @@ GYRO_FULL_SCALE_DPS = (250, 500, 1000, 2000)
 ACCEL_LSB_PER_G = (16384, 8192, 4096, 2048)
 
 _WRITABLE = (set(range(0x0D, 0x11)) | set(range(SMPLRT_DIV, ACCEL_CONFIG + 1))
+             | {MOT_THR}
              | set(range(0x23, 0x36)) | {0x37, INT_ENABLE}
              | set(range(0x63, 0x69)) | {0x6A, PWR_MGMT_1, PWR_MGMT_2}
              | {0x72, 0x73, FIFO_R_W})
