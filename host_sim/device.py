@@ -345,7 +345,11 @@ class Device:
             try:
                 self._do(ev)
             except Exception as e:     # not the firmware's: stop the run
-                self._failed = e
+                err = ScriptError("%sat %d ms: %s failed: %s" % (
+                    getattr(ev, "where", ""), ev[0],
+                    " ".join(str(a) for a in ev[1:]), e))
+                err.__cause__ = e
+                self._failed = err
                 self._done = True
         return fire
 

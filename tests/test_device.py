@@ -130,11 +130,14 @@ def test_unknown_button_is_a_clear_error(tmp_path):
                        match=r"^game\.txt:4: at 700 ms: no button named 'fire'"):
         dev.schedule(device.Script.parse(
             "at 900\ntap place\nat 700\ntap fire  # late\n", "game.txt"))
-    # an event that fails while the firmware runs stops the run with its error
+    # an event that fails while the firmware runs stops the run with its
+    # error, naming the line
     dev = device.Device(board_sim, str(tmp_path))
-    with pytest.raises(OSError):
+    with pytest.raises(device.ScriptError,
+                       match=r"^s\.txt:2: at 500 ms: shot .*x\.png failed") as e:
         dev.run(device.Script.parse("at 500\nshot %s/no/such/dir/x.png"
-                                    % tmp_path))
+                                    % tmp_path, "s.txt"))
+    assert isinstance(e.value.__cause__, OSError)
 
 
 def test_tilt_on_a_board_without_gyroscope_names_file_and_line(tmp_path):

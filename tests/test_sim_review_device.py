@@ -79,3 +79,18 @@ def test_cli_refuses_a_port_number_udp_cannot_use(tmp_path, capsys):
             cli.main(["--headless", "--until", "5", "--flash",
                       str(tmp_path)] + args)
         assert "is not a UDP port (1-65535)" in capsys.readouterr().err
+
+
+def test_cli_a_script_event_that_fails_names_its_line(tmp_path):
+    """A `shot` into a folder that is not there fails while the firmware
+    runs: the run stops with the script's file and line, like the errors
+    found before the run, not a traceback."""
+    import pytest
+    from host_sim import __main__ as cli
+    script = tmp_path / "s.txt"
+    script.write_text("at 100\nshot sub/x.png\nwait 100\n")
+    with pytest.raises(SystemExit,
+                       match=r"^script: .*s\.txt:2: at 100 ms: shot "
+                             r"sub/x\.png failed: .*No such file"):
+        cli.main(["--headless", "--script", str(script), "--shots",
+                  str(tmp_path / "shots"), "--flash", str(tmp_path / "f")])
