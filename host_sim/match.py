@@ -343,24 +343,42 @@ class MatchRun:
         }
 
 
+def _chance(text):
+    p = float(text)
+    if not 0.0 <= p <= 1.0:
+        raise argparse.ArgumentTypeError("%s is not a chance (0 to 1)" % text)
+    return p
+
+
+def _count(least):
+    def count(text):
+        n = int(text)
+        if n < least:
+            raise argparse.ArgumentTypeError("%s: at least %d" % (text, least))
+        return n
+    return count
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--games", type=int, default=3,
+    ap.add_argument("--games", type=_count(1), default=3,
                     help="games to play (the first, then rematches)")
-    ap.add_argument("--loss", type=float, default=0.0,
+    ap.add_argument("--loss", type=_chance, default=0.0,
                     help="chance a packet or an ACK is lost")
-    ap.add_argument("--dup", type=float, default=0.0,
+    ap.add_argument("--dup", type=_chance, default=0.0,
                     help="chance a packet arrives twice")
-    ap.add_argument("--reorder", type=float, default=0.0,
+    ap.add_argument("--reorder", type=_chance, default=0.0,
                     help="chance a packet is held back up to 3 ms")
-    ap.add_argument("--reset-every", type=int, default=0, metavar="K",
+    ap.add_argument("--reset-every", type=_count(0), default=0,
+                    metavar="K",
                     help="after every K moves one device resets (power loss "
                     "half the time; 30%% of boots lose the last save)")
-    ap.add_argument("--inject", type=float, default=0.0,
+    ap.add_argument("--inject", type=_chance, default=0.0,
                     help="chance per 10 ms that a third transmitter sends "
                     "junk, mutated, forged or replayed packets")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--rule", type=int, default=gomoku.FREESTYLE,
+                    choices=(gomoku.FREESTYLE, gomoku.STANDARD, gomoku.RENJU),
                     help="0 freestyle, 1 standard, 4 renju")
     a = ap.parse_args(argv)
     run = MatchRun(a.games, a.loss, a.dup, a.reorder, a.reset_every, a.inject,
