@@ -194,3 +194,32 @@ def test_occupied_point_is_refused_in_the_players_words(flash):
     assert not [t for t in texts if "occupied" in t]
     stones = dev.snaps["stones"]
     assert stones.count(bv.BLACK) == 1 and bv.WHITE not in stones
+
+
+def test_a_full_flash_is_reported_in_the_players_words(flash, monkeypatch):
+    """A save that cannot be written says so plainly ("Not saved: flash
+    full"), not with the OS's errno text; the game goes on."""
+    import builtins
+    import errno
+    import savegame
+    real = builtins.open
+
+    def full(path, mode="r", *a, **k):
+        if path == savegame.TMP and "w" in mode:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real(path, mode, *a, **k)
+    monkeypatch.setattr(builtins, "open", full)
+    view = layout(board_sim)
+    s = Script()
+    s.start_two_players()
+    s.place(7 * 15 + 7)
+    s.wait(200)
+    s.place(7 * 15 + 8)
+    s.wait(200)
+    s.snap("stones", [stone_point(view, i) for i in range(225)])
+    dev, texts = _run_recording_text(board_sim, s.end(), str(flash))
+    assert "Not saved: flash full" in texts
+    assert not [t for t in texts if "rrno" in t or "space" in t]
+    stones = dev.snaps["stones"]
+    assert stones.count(bv.BLACK) == 1 and stones.count(bv.WHITE) == 1
+    assert not (flash / savegame.PATH).exists()

@@ -18,6 +18,8 @@ from tilt import RIGHT, LEFT, UP, DOWN
 _STEP = {RIGHT: (1, 0), LEFT: (-1, 0), UP: (0, -1), DOWN: (0, 1)}
 _PAUSE_ITEMS = ("Resume", "Undo", "New game", "Main menu")
 
+_ENOSPC = 28    # a full flash (not every port's errno module names it)
+
 # what a game ends with
 _TO_MENU = 0
 _REMATCH = 1
@@ -358,7 +360,9 @@ class App:
             savegame.write(self.rule, self.mode, self.level, self.human,
                            self.moves, self.n)
         except OSError as e:
-            self.say("Not saved: %s" % (e,), ALERT)
+            # in the player's words, not "[Errno 28] ENOSPC"
+            self.say("Not saved: flash full" if e.errno == _ENOSPC
+                     else "Not saved: flash error %s" % (e.errno,), ALERT)
 
     def ai_move(self):
         import ai
