@@ -106,6 +106,9 @@ class Script:
                     args = [float(a) for a in args]
                 elif kind == "tap" and len(args) == 2:
                     args = [args[0], int(args[1])]
+                    if args[1] < 1:
+                        raise ValueError("tap: hold %d ms, at least 1 ms"
+                                         % args[1])
             except ValueError as e:
                 raise ScriptError(where + str(e))
             events.append(Event((t, kind) + tuple(args), where))

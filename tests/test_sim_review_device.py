@@ -94,3 +94,14 @@ def test_cli_a_script_event_that_fails_names_its_line(tmp_path):
                              r"sub/x\.png failed: .*No such file"):
         cli.main(["--headless", "--script", str(script), "--shots",
                   str(tmp_path / "shots"), "--flash", str(tmp_path / "f")])
+
+
+def test_script_tap_hold_must_be_positive():
+    """`tap place 0` or `-80` released the button in the same instant it
+    was pressed: the firmware never saw it, and nothing said why."""
+    import pytest
+    for bad in ("tap place 0", "tap place -80"):
+        with pytest.raises(device.ScriptError,
+                           match=r"^t\.txt:2: tap: hold .*at least 1 ms"):
+            device.Script.parse("at 5\n" + bad, "t.txt")
+    assert device.Script.parse("tap place 1").events == [(0, "tap", "place", 1)]
