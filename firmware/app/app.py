@@ -95,7 +95,6 @@ class App:
         self.other = "AI"       # who plays the other colour
         self.cursor = 7 * N + 7
         self._five = bytearray(9)    # a winning row: 4 + the move + 4 at most
-        self._ai = None
 
     # ---- boot ----------------------------------------------------------
     def run(self):
@@ -189,12 +188,12 @@ class App:
             wireless.forget()
 
     def offer_resume(self, saved):
-        desc = MODE_NAMES[saved.mode] if saved.mode < 3 else "?"
+        # savegame.decode let only the modes and rules the app writes in
+        desc = MODE_NAMES[saved.mode]
         if saved.mode == S.MODE_AI:
             desc += " level %d" % saved.level
-        rule = RULE_NAMES[RULES.index(saved.rule)] if saved.rule in RULES \
-            else "?"
-        self.screen_lines(["Saved game found:", "", desc, rule,
+        self.screen_lines(["Saved game found:", "", desc,
+                           RULE_NAMES[RULES.index(saved.rule)],
                            "%d moves" % len(saved.moves), "",
                            "A: resume", "B: new game"])
         return self.wait_key((PLACE, BACK, MENU)) == PLACE

@@ -28,7 +28,7 @@ MOVE = const(5)     # reliable: count = move index; x y hash_before(2)
 STATUS = const(6)   # count; hash(2) flags(1)
 HIST = const(7)     # start(1) hash_before(2) hash_after(2) moves...
 REMATCH = const(8)  # reliable: game = the new game number
-BYE = const(9)      # reliable: the peer leaves
+BYE = const(9)      # the peer leaves: sent at once, up to 3 times (not queued)
 _LAST_TYPE = const(9)
 
 F_HOST = const(1)
