@@ -61,7 +61,7 @@ typecheck: venv
 	$(PY) tools/typecheck.py
 
 lint: venv
-	$(VENV)/bin/ruff check firmware boards manifests tools tests host_sim
+	$(VENV)/bin/ruff check .
 
 clean:
 	rm -rf build .pytest_cache
