@@ -239,3 +239,19 @@ def test_the_match_loop_builds_no_text_while_nothing_changes(flash):
     w.show_link()
     assert app.said == ["Code 4821  paired  peer H8",
                             "Code 4821  peer lost  peer H8"]
+
+
+def test_only_b_forgets_a_saved_match(flash):
+    """"Wireless match saved: A resume it, B forget it": the menu key,
+    which the screen does not offer, must not delete the match."""
+    (flash / "gomoku.mat").write_bytes(b"GMM1 any saved match")
+    s = Script()
+    s.tap("menu")
+    s.wait(300)
+    run_device(board_sim, s.end(), str(flash))
+    assert (flash / "gomoku.mat").exists()
+    s = Script()
+    s.tap("back")
+    s.wait(300)
+    run_device(board_sim, s.end(), str(flash))
+    assert not (flash / "gomoku.mat").exists()

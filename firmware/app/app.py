@@ -181,7 +181,7 @@ class App:
             return
         self.screen_lines(["Wireless match saved", "", "A: resume it",
                            "B: forget it"])
-        if self.wait_key((PLACE, BACK, MENU)) == PLACE:
+        if self.wait_key((PLACE, BACK)) == PLACE:   # only B deletes it
             self.play_radio(blob)
         else:
             import wireless
