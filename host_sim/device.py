@@ -27,7 +27,7 @@ times in milliseconds of simulated time since power-on:
                        # it there at up to 120 dps and holds it: the window's
                        # arrow keys do this); lean 0 0 levels it
     shot start.png     # PNG of the screen (relative to the shots dir)
-    reset              # power cut: main.py starts again, flash kept
+    reset              # machine.reset(): main.py starts again; flash and chips keep state
     end                # stop here (the script's last line otherwise)
 
 The run stops at the script's end (or `until_ms`): a ScriptDone is raised
