@@ -16,9 +16,6 @@ try:
 except ImportError:
     board = None
 
-_ERRORS = (OSError, ValueError, TypeError, IndexError, KeyError,
-           AttributeError, MemoryError, ImportError)
-
 
 def main():
     while board is None:
@@ -36,12 +33,13 @@ def main():
             continue
         try:
             a.run()
-        except _ERRORS as e:
+        except Exception as e:      # not KeyboardInterrupt: Ctrl-C reaches the REPL
             # a firmware fault: say so, then start again (the save resumes)
-            print("gomoku: %r" % (e,))
+            e = "%s: %s" % (type(e).__name__, e)
+            print("gomoku:", e)
             try:
-                a.show_note("Error: %r. The game restarts." % (e,))
-            except _ERRORS:
+                a.show_note("Error (%s). The game restarts." % e)
+            except Exception:
                 time.sleep_ms(2000)
         a = None
         gc.collect()

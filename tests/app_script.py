@@ -20,8 +20,9 @@ STEP_DPS = 60       # a tilt gesture: this rate for STEP_MS, then back
 STEP_MS = 200
 
 
-class Stop(Exception):
-    """The script ended: unwinds main() from inside a sleep."""
+class Stop(BaseException):
+    """The script ended: unwinds main() from inside a sleep (a BaseException,
+    as a reset is: main.py's fault handler catches Exception)."""
 
 
 class Script:

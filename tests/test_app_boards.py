@@ -223,3 +223,31 @@ def test_a_full_flash_is_reported_in_the_players_words(flash, monkeypatch):
     stones = dev.snaps["stones"]
     assert stones.count(bv.BLACK) == 1 and stones.count(bv.WHITE) == 1
     assert not (flash / savegame.PATH).exists()
+
+
+def test_a_firmware_fault_is_shown_and_the_game_restarts(tmp_path, capsys):
+    """Any exception out of the game (here a RuntimeError, which the old
+    list of caught types missed: the device dropped to the REPL with the
+    screen frozen) is printed and shown by its type and text, and the game
+    starts again."""
+    from host_sim import device
+    runs = []
+
+    def main():
+        fw = device._fresh_firmware()
+        import app
+        run = app.App.run
+
+        def faulty(a):
+            runs.append(1)
+            if len(runs) == 1:
+                raise RuntimeError("maximum recursion depth exceeded")
+            return run(a)
+        app.App.run = faulty
+        fw.main()
+    dev = device.Device(board_sim, str(tmp_path))
+    dev.run(until_ms=12000, main=main)
+    out = capsys.readouterr().out
+    assert "gomoku: RuntimeError: maximum recursion depth exceeded" in out
+    assert "Error (RuntimeError: maximum recursion depth exceeded). The game restarts." in out
+    assert len(runs) == 2
