@@ -255,3 +255,18 @@ def test_only_b_forgets_a_saved_match(flash):
     s.wait(300)
     run_device(board_sim, s.end(), str(flash))
     assert not (flash / "gomoku.mat").exists()
+
+
+def test_a_damaged_saved_match_is_set_aside_not_lost(flash, capsys):
+    """A saved match that does not restore is reported, as the note says
+    "set aside", kept as gomoku.bad for a post-mortem (a damaged local save
+    is kept the same way), and out of the way of the next boot."""
+    blob = b"GMM1 any saved match"
+    (flash / "gomoku.mat").write_bytes(blob)
+    s = Script()
+    s.tap("place")          # A: resume it
+    s.wait(300)
+    run_device(board_sim, s.end(), str(flash))
+    assert "Saved match set aside" in capsys.readouterr().out
+    assert not (flash / "gomoku.mat").exists()
+    assert (flash / "gomoku.bad").read_bytes() == blob

@@ -173,10 +173,11 @@ def load():
     return None, "Save file set aside: " + why
 
 
-def set_aside():
-    """Keep a damaged save for a post-mortem, out of the way of the next."""
+def set_aside(path=PATH):
+    """Keep a damaged save (PATH or MATCH) for a post-mortem as BAD, out of
+    the way of the next."""
     _remove(BAD)
     try:
-        os.rename(PATH, BAD)
+        os.rename(path, BAD)
     except OSError:
-        _remove(PATH)
+        _remove(path)

@@ -44,6 +44,7 @@ class Wireless:
             try:
                 self.m = M.Match.restore(self.radio, blob)
             except ValueError as e:
+                savegame.set_aside(PATH)
                 forget()
                 app.show_note("Saved match set aside: %s" % (e,))
                 return
