@@ -270,3 +270,47 @@ def test_a_damaged_saved_match_is_set_aside_not_lost(flash, capsys):
     assert "Saved match set aside" in capsys.readouterr().out
     assert not (flash / "gomoku.mat").exists()
     assert (flash / "gomoku.bad").read_bytes() == blob
+
+
+def test_a_match_save_that_fails_is_reported_in_the_players_words(flash, monkeypatch):
+    """A full flash during a match says "Not saved: flash full", as a local
+    game does; before, the failure was silent and the player trusted a
+    resume that was not there. The save is tried again at the next move."""
+    import errno
+    import gomoku
+    import match as M
+    import savegame
+    import wireless
+    calls = []
+
+    def full(tmp, path, data):
+        calls.append(path)
+        raise OSError(errno.ENOSPC, "No space left on device")
+    monkeypatch.setattr(savegame, "replace", full)
+
+    class Match:
+        count = 0
+        moves = bytearray(225)
+        game = gomoku.Game(0)
+        state = M.PAIRED
+        code = "4821"
+        last_peer_move = None
+
+        def saved_key(self):
+            return (0, self.count, 0)
+
+        def snapshot(self):
+            return b"GMM1"
+
+    app = _App()
+    w = wireless.Wireless(app, None)
+    w.m = m = Match()
+    w.new_board()
+    assert app.said[-1] == "Not saved: flash full"
+    m.moves[0] = 112
+    m.count = 1
+    m.game.play(7, 7)
+    w.sync()
+    assert calls == ["gomoku.mat", "gomoku.mat"]
+    assert app.said[-1] == "Not saved: flash full"
+    assert not [t for t in app.said if "rrno" in t or "space" in t]

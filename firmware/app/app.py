@@ -18,7 +18,6 @@ from tilt import RIGHT, LEFT, UP, DOWN
 _STEP = {RIGHT: (1, 0), LEFT: (-1, 0), UP: (0, -1), DOWN: (0, 1)}
 _PAUSE_ITEMS = ("Resume", "Undo", "New game", "Main menu")
 
-_ENOSPC = 28    # a full flash (not every port's errno module names it)
 
 # what a game ends with
 _TO_MENU = 0
@@ -359,9 +358,7 @@ class App:
             savegame.write(self.rule, self.mode, self.level, self.human,
                            self.moves, self.n)
         except OSError as e:
-            # in the player's words, not "[Errno 28] ENOSPC"
-            self.say("Not saved: flash full" if e.errno == _ENOSPC
-                     else "Not saved: flash error %s" % (e.errno,), ALERT)
+            self.say(savegame.not_saved(e), ALERT)
 
     def ai_move(self):
         import ai

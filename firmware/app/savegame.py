@@ -14,6 +14,7 @@ PATH = "gomoku.sav"
 TMP = "gomoku.tmp"
 BAD = "gomoku.bad"
 MATCH = "gomoku.mat"    # a wireless match's snapshot (wireless.py)
+_ENOSPC = 28        # a full flash (not every port's errno module names it)
 _HEAD = 10          # magic 4, version, rule, mode, level, human, n
 _MAX = _HEAD + 225 + 2
 # What the app writes, and so all a save may hold (settings imports this
@@ -117,6 +118,12 @@ def replace(tmp, path, data):
         # fails between these two steps.
         _remove(path)
         os.rename(tmp, path)
+
+
+def not_saved(e):
+    """A failed write's OSError in the player's words, not "[Errno 28] ENOSPC"."""
+    return ("Not saved: flash full" if e.errno == _ENOSPC
+            else "Not saved: flash error %s" % (e.errno,))
 
 
 def clear():

@@ -177,8 +177,10 @@ class Wireless:
         try:
             savegame.replace(_TMP, PATH, m.snapshot())
             self.saved = key
-        except (OSError, ValueError):
-            pass
+        except OSError as e:
+            app.say(savegame.not_saved(e), ALERT)   # tried again at the next change
+        except ValueError:
+            pass                        # not paired yet: nothing to save
 
     def show_link(self):
         """The link line, rebuilt only when the state or the peer's move
