@@ -295,6 +295,7 @@ def test_a_match_save_that_fails_is_reported_in_the_players_words(flash, monkeyp
         state = M.PAIRED
         code = "4821"
         last_peer_move = None
+        my_colour = 1
 
         def saved_key(self):
             return (0, self.count, 0)
