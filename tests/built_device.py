@@ -55,7 +55,7 @@ def lines_with(out, tag):
 def game_script(board_module, how):
     """A whole game against the level-1 AI, the player's moves by `how`
     ("joy": joystick taps; "tilt": tilt gestures), then a snapshot of every
-    board point. -> (events, expected stone per point 0/1/2, view)."""
+    board point. -> (events, expected stone per point 0/1/2, the winner)."""
     import gomoku
     from app_script import Script, layout, plan_vs_ai, stone_point
     human = 1
