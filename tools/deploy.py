@@ -7,8 +7,9 @@ Run `python tools/build.py --board NAME` first (`make deploy` does). One
 mpremote session:
   1. exec: check that the board can run the build, else stop before
      anything is copied: its MicroPython must be the build's port
-     (sys.platform rp2 or esp32: a Pico build on an ESP32 would drive the
-     ESP32's flash pins at boot) and load the build's .mpy version (an older
+     (sys.platform rp2 or esp32: a Pico build on an ESP32 boots with the
+     Pico's pin numbers, which there are other pins, GPIO6-11 its flash's,
+     and the game does not start) and load the build's .mpy version (an older
      MicroPython fails every import with "incompatible .mpy file"; native
      code also needs the same architecture and sub-version);
      then create /lib, delete our modules' stale copies that would shadow
