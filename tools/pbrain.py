@@ -47,6 +47,13 @@ ABOUT = ('name="handheld-gomoku", version="1.0", author="Handheld Gomoku project
          'country="Internet", www="", email=""')
 
 
+def engine_levels():
+    """The levels ai.best_move plays here: the device's (ai.LEVELS) and the
+    PC-only deep search's (deepsearch.levels())."""
+    import deepsearch
+    return tuple(ai.LEVELS) + tuple(deepsearch.levels())
+
+
 class Brain(CommandLoop):
     """Protocol state; `handle(line)` returns the lines to answer."""
 
@@ -183,6 +190,10 @@ def main(argv=None):
                     help="seed the search levels' choice among near-equal moves "
                          "(ai.seed): the same seed replays the same game")
     args = ap.parse_args(argv)
+    if args.level not in engine_levels():
+        # refused here, not with an ERROR to every move of the game
+        ap.error("level %d not available (levels: %s)" % (
+            args.level, ", ".join(map(str, engine_levels()))))
     if args.seed is not None:
         ai.seed(args.seed)
     brain = Brain(level=args.level)

@@ -27,6 +27,12 @@ HELP = ("Moves: h8 (column a-o, row 1-15) or 7 7 (x y from 0).\n"
         "u undo, n new game, q quit, ? this help.")
 
 
+def _levels():
+    """The levels the engine plays on the PC: ai.LEVELS and deepsearch's."""
+    import deepsearch
+    return tuple(ai.LEVELS) + tuple(deepsearch.levels())
+
+
 def parse_move(text):
     """'h8' or '7 7' / '7,7' -> (x, y); ValueError with a reason otherwise."""
     t = text.strip().lower()
@@ -92,7 +98,7 @@ class TerminalGame:
             rule = int(self.ask("Rule", ["0", "1", "4"], str(self.rule)))
         while True:
             lv = level if level is not None else int(
-                self.ask("AI level", [str(n) for n in range(1, 10)], str(self.level)))
+                self.ask("AI level", [str(n) for n in _levels()], str(self.level)))
             try:
                 ai.best_move(gomoku.Game(rule), lv)
                 break

@@ -65,7 +65,14 @@ class Reference:
 
 def player(name):
     """A player from its command-line name: 1, 2, 3, ref or seed."""
-    return Level(int(name)) if name.isdigit() else Reference(name)
+    if not name.isdigit():
+        return Reference(name)
+    import deepsearch
+    levels = tuple(ai.LEVELS) + tuple(deepsearch.levels())
+    if int(name) not in levels:
+        raise ValueError("level %s not available (levels: %s)"
+                         % (name, ", ".join(map(str, levels))))
+    return Level(int(name))
 
 
 def play_game(black, white, opening, rule=arena.FREESTYLE, seed=0):
