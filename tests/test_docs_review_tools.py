@@ -49,3 +49,13 @@ def test_play_offers_only_the_levels_the_engine_plays():
 
     play.TerminalGame(read=read, write=lambda *a: None).run()
     assert any(p.startswith("AI level [1/2/3] ") for p in prompts), prompts
+
+
+def test_quickmatch_scores_a_draw_half_as_the_arena_does(capsys, monkeypatch):
+    # README's percentages (and arena.py's score column) count a draw half
+    import quickmatch
+    monkeypatch.setattr(quickmatch, "run_match", lambda *a, **k: (1, 2, 0, 2))
+    quickmatch.main(["1", "2", "--seeds", "1", "--games", "4"])
+    last = capsys.readouterr().out.strip().splitlines()[-1]
+    assert last.startswith("level1 vs level2: 50.0% (won 1 of 2 as black, "
+                           "0 of 2 as white, 2 drawn"), last

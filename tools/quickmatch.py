@@ -144,8 +144,10 @@ def main(argv=None):
         print("seed %d: won %d of %d as black, %d of %d as white, %d drawn"
               % (s, r[0], r[1], r[2], r[1], r[3]), flush=True)
     wb, n, ww, dr = tot
+    # the arena's score: a win 1, a draw 1/2 (n pairs: 2n games)
     print("%s vs %s: %.1f%% (won %d of %d as black, %d of %d as white, %d drawn; %.0f s)"
-          % (a.name, b.name, 50.0 * (wb + ww) / n, wb, n, ww, n, dr, time.time() - t0))
+          % (a.name, b.name, 50.0 * (wb + ww + 0.5 * dr) / n, wb, n, ww, n, dr,
+             time.time() - t0))
     return 0
 
 
