@@ -35,6 +35,7 @@ def main():
             a.run()
         except Exception as e:      # not KeyboardInterrupt: Ctrl-C reaches the REPL
             # a firmware fault: say so, then start again (the save resumes)
+            sys.print_exception(e)  # the traceback, with lines, on the console
             e = "%s: %s" % (type(e).__name__, e)
             print("gomoku:", e)
             try:

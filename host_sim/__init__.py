@@ -3,7 +3,7 @@
 `install()` (CPython) makes the firmware run unchanged: host_sim/shims and
 host_sim/chips (the chip models, flat like the firmware) first
 on sys.path (machine), MicroPython's `time` extras added to CPython's `time`,
-a `micropython` module, and the firmware's flat /lib path behind them.
+a `micropython` module, `sys.print_exception`, and the firmware's flat /lib path behind them.
 Everything under shims/ and chips/ also runs on the MicroPython unix port.
 """
 import os
@@ -37,6 +37,8 @@ def install():
     for name in ("ticks_ms", "ticks_us", "ticks_cpu", "ticks_add",
                  "ticks_diff", "sleep_ms", "sleep_us"):
         setattr(time, name, getattr(shim, name))
+    if not hasattr(sys, "print_exception"):   # MicroPython's, on CPython
+        sys.print_exception = _print_exception
     # MicroPython's name for the same module; the firmware may use either.
     sys.modules.setdefault("utime", time)
     sim_clock.reset()
@@ -52,3 +54,9 @@ def _load_shim_time():
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod
+
+
+def _print_exception(exc, file=None):
+    import traceback
+    traceback.print_exception(type(exc), exc, exc.__traceback__,
+                              file=sys.stdout if file is None else file)

@@ -249,5 +249,7 @@ def test_a_firmware_fault_is_shown_and_the_game_restarts(tmp_path, capsys):
     dev.run(until_ms=12000, main=main)
     out = capsys.readouterr().out
     assert "gomoku: RuntimeError: maximum recursion depth exceeded" in out
+    # the traceback, for a bug report: where it happened
+    assert "Traceback" in out and "in faulty" in out
     assert "Error (RuntimeError: maximum recursion depth exceeded). The game restarts." in out
     assert len(runs) == 2
