@@ -194,7 +194,7 @@ class App:
         self.screen_lines(["Saved game found:", "", desc,
                            RULE_NAMES[RULES.index(saved.rule)],
                            "%d moves" % len(saved.moves), "",
-                           "A: resume", "B: new game"])
+                           "A: resume", "B: menu"])
         return self.wait_key((PLACE, BACK, MENU)) == PLACE
 
     # ---- one game and its rematches --------------------------------------
