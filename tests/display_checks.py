@@ -253,6 +253,17 @@ def check_id_ok(chip):
     return d
 
 
+def check_ili9341_silent_id4(rst=True):
+    """Real ILI9341 modules are reported not to answer RDID4 (D3h) on the
+    serial interface: the driver must still find the panel (from RDDPM, the
+    power mode after a reset), with a hardware reset or SWRESET alone."""
+    m = board("ili9341", 240, 320, 0, 0, 0, rst=RST if rst else None)
+    m.id4_on_spi = False
+    driver("ili9341", 320, 240, 90, check_id=True, rst=rst)
+    expect(not m.errors, "model errors: %r" % (m.errors,))
+    expect(not m.sleeping and m.display_on, "the panel was not started")
+
+
 def all():
     n = 0
     for chip in ("st7789", "ili9341"):
@@ -264,6 +275,9 @@ def all():
         check_missing(chip)
         check_id_ok(chip)
         n += 3
+    check_ili9341_silent_id4()
+    check_ili9341_silent_id4(rst=False)
+    n += 2
     for rot in (0, 90, 180, 270):
         check_pattern("st7789", rot, 135, 240, 52, 40)
         check_pattern("ili9341", rot, 240, 320)

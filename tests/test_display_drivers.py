@@ -152,6 +152,11 @@ def test_id_check_passes_on_the_right_chip(chip):
     dc.check_id_ok(chip)
 
 
+@pytest.mark.parametrize("rst", [True, False], ids=["RST", "SWRESET"])
+def test_ili9341_found_where_rdid4_is_silent_on_spi(rst):
+    dc.check_ili9341_silent_id4(rst)
+
+
 def test_bad_geometry_and_arguments():
     dc.board("st7789", 240, 240, 0, 0, 0)
     with pytest.raises(ValueError, match="rotation"):
@@ -188,7 +193,7 @@ def test_unix_port_runs_the_same_checks():
                   heapsize="2m", shims=True,
                   extra_path=[upy.ROOT / "host_sim" / "chips",
                               upy.ROOT / "tests"])
-    assert "display checks OK 33" in out
+    assert "display checks OK 35" in out
 
 
 ALLOC_CHECK = """

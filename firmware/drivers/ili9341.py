@@ -9,14 +9,19 @@ the upright portrait view therefore sets MX.
 `baudrate` (the bus's clock) lets the ID read run at 4 MHz: the datasheet's
 serial read cycle is >= 150 ns.
 
-Presence: with MISO wired (check_id=True) RDID4 (D3h) must read a dummy
-byte then 00 93 41, else OSError naming the chip, bus and pins.
+Presence: with MISO wired (check_id=True) RDDPM (0Ah) must read 08h, the
+power mode a reset leaves (normal mode, sleep in, display off), else OSError
+naming the chip, bus and pins. RDID4 (D3h) would name the chip, but real
+modules are reported not to answer it on the serial interface (only after an
+undocumented D9h index command), so it is not relied on: any DCS controller
+passes, a missing or unwired one (MISO reads ff or 00) does not.
 """
 from micropython import const
 import lcd_base
 from lcd_base import color565, FONT_W, FONT_H  # noqa: F401  (API)
 
-_RDID4 = const(0xD3)
+_RDDPM = const(0x0A)
+_DPM_RESET = const(0x08)    # NORON set; BSTON, SLPOUT, DISON clear
 
 
 class ILI9341(lcd_base.LCD):
@@ -34,8 +39,8 @@ class ILI9341(lcd_base.LCD):
                          x_offset, y_offset, check_id, invert, baudrate)
 
     def check_id(self):
-        buf = bytearray(4)
-        self.read_cmd(_RDID4, buf)
-        if buf[1] != 0x00 or buf[2] != 0x93 or buf[3] != 0x41:
-            self._not_found("RDID4", "%02x %02x %02x" % (buf[1], buf[2], buf[3]),
-                            "00 93 41")
+        # an 8-bit read: no dummy clock on the serial interface
+        buf = self._par1
+        self.read_cmd(_RDDPM, buf)
+        if buf[0] & 0xFC != _DPM_RESET:     # D1, D0 not defined
+            self._not_found("RDDPM", "%02x" % buf[0], "08 after a reset")

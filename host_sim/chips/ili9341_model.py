@@ -3,6 +3,10 @@ answering a dummy byte then 00 93 41, and the 240x320 TN glass of the common
 2.4-2.8 inch modules: B, G, R sub-pixels and RAM column 0 at the glass's
 right edge (so the upright portrait view needs MADCTL MX|BGR).
 See mipi_dcs_model for the behaviour shared with other DCS controllers.
+
+`id4_on_spi=False` models modules reported not to answer RDID4 on the
+serial interface (MISO left undriven, read as ff), unless an undocumented
+D9h index command comes first: a driver must not depend on it.
 """
 import mipi_dcs_model as dcs
 
@@ -23,12 +27,15 @@ class ILI9341Model(dcs.DcsPanel):
               0xF6, 0xF7)
 
     def __init__(self, dc, rst=None, bl=None, width=240, height=320,
-                 x_offset=0, y_offset=0, mount=0):
+                 x_offset=0, y_offset=0, mount=0, id4_on_spi=True):
         dcs.DcsPanel.__init__(self, dc, rst, bl, width, height, x_offset,
                               y_offset, mount)
+        self.id4_on_spi = id4_on_spi
 
     def _reply(self, cmd):
         if cmd == 0xD3:
+            if not self.id4_on_spi:
+                return self._bits(0xFFFFFFFF, 32, 0)    # MISO undriven
             return self._bits(ID4, 24, 8)
         if cmd == dcs.RDDID:
             return self._bits(0, 24, 1)     # module IDs: NV, 0 unless set
