@@ -151,11 +151,20 @@ def test_tilt_on_a_board_without_gyroscope_names_file_and_line(tmp_path):
 
 
 def test_reset_restarts_main_and_keeps_flash(tmp_path):
-    dev = device.Device(board_sim, str(tmp_path / "flash"))
+    import savegame
+    flash = tmp_path / "flash"
+    dev = device.Device(board_sim, str(flash))
     dev.run(device.Script.parse(GAME + "reset\nwait 3000\n"))
     assert dev.resets == 1
     assert dev.lcd.errors == []
-    assert os.listdir(tmp_path / "flash")      # the save file survived
+    # the save file survived: the centre and the AI's answer
+    saved = savegame.decode((flash / savegame.PATH).read_bytes())
+    assert len(saved.moves) == 2 and saved.moves[0] == 7 * 15 + 7
+    # and main.py booted again and found it: its resume offer is on the LCD
+    im = device.frame_image(dev.lcd)
+    shown = [t[2] for t in terminal.read_text(im.tobytes(), im.width,
+                                               im.height)]
+    assert "Saved game found:" in shown, shown
 
 
 def test_lean_moves_the_cursor_by_tilt(tmp_path):
