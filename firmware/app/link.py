@@ -24,6 +24,7 @@ HELLO = const(1)    # joiner -> pairing address: payload nonce(4)
 OFFER = const(2)    # host -> joiner: nonce(4) rule host_colour
 JOIN = const(3)     # joiner -> host, reliable: nonce(4)
 ACK = const(4)      # seq = the seq acknowledged; payload: its type
+                    # (of a JOIN: JOIN, then the joiner's nonce(4))
 MOVE = const(5)     # reliable: count = move index; x y hash_before(2)
 STATUS = const(6)   # count; hash(2) flags(1)
 HIST = const(7)     # start(1) hash_before(2) hash_after(2) moves...

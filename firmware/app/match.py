@@ -52,14 +52,17 @@ list, so they agree on it.
 
 Protocol (packets in link.py): the host picks a random session id; the
 joiner calls for hosts on a pairing address, the host offers (session, rule,
-colours), the joiner confirms reliably. Both then listen on addresses made
-from the session id. Moves are numbered by move count and applied only when
-the number is the next one: a duplicate is acknowledged again, never applied
-twice. Every STATUS (count, hash of the move list, game number) lets the
-device behind fetch the moves it misses; if the lists disagree the host's
-list wins and it is counted. A restored device stays RESYNCING (no local
-moves) until it has heard the peer's status. Packets of another session,
-of our own role, malformed, illegal or out of turn are dropped and counted.
+colours), the joiner confirms reliably (JOIN) and is paired only by the
+host's ACK naming its nonce: with two pairs in a room, a joiner that took
+the offer of a host another joiner won gives it up after a while and calls
+again. Both then listen on addresses made from the session id. Moves are
+numbered by move count and applied only when the number is the next one: a
+duplicate is acknowledged again, never applied twice. Every STATUS (count,
+hash of the move list, game number) lets the device behind fetch the moves
+it misses; if the lists disagree the host's list wins and it is counted.
+A restored device stays RESYNCING (no local moves) until it has heard the
+peer's status. Packets of another session, of our own role, malformed,
+illegal or out of turn are dropped and counted.
 """
 import time
 
@@ -270,6 +273,10 @@ class Match:
         return self.events.pop(0) if self.events else None
 
     @staticmethod
+    def _nonce_at(b, p):
+        return (b[p] << 24) | (b[p + 1] << 16) | (b[p + 2] << 8) | b[p + 3]
+
+    @staticmethod
     def _u32(v):
         return ((v >> 24) & 0xFF, (v >> 16) & 0xFF, (v >> 8) & 0xFF, v & 0xFF)
 
@@ -417,7 +424,7 @@ class Match:
             if not self.host or plen != 4:
                 st["malformed"] += 1
                 return
-            nonce = (b[p] << 24) | (b[p + 1] << 16) | (b[p + 2] << 8) | b[p + 3]
+            nonce = self._nonce_at(b, p)
             if self.code is None:
                 self.peer_nonce = nonce
                 self._paired()
@@ -425,19 +432,23 @@ class Match:
                 st["foreign"] += 1
                 return
             self._heard_now(now)
-            self._ack(seq, L.JOIN)
+            self.stats["acks_sent"] += 1    # names the joiner it took
+            self.link.send(L.ACK, self.game_no, self.count,
+                           (L.JOIN,) + self._u32(nonce), seq=seq)
             return
         if self.code is None:
-            if self.host:
+            # Only the host's ACK of our own JOIN (it names our nonce) pairs
+            # us: a joiner that lost the race for this host's offer listens
+            # on the same session address and hears its packets too.
+            if self.host or typ != L.ACK or plen != 5 or b[p] != L.JOIN or \
+                    self._nonce_at(b, p + 1) != self.nonce:
                 st["foreign"] += 1
                 return
-            if typ not in (L.ACK, L.STATUS):
-                return
-            self.link.drop(L.JOIN)      # the host answers: we are in
+            self.link.drop(L.JOIN)      # the host took us: we are in
             self._paired()
         self._heard_now(now)
         if typ == L.ACK:
-            if plen == 1:
+            if plen == 1 or plen == 5 and b[p] == L.JOIN:
                 self.link.acked(seq)
             else:
                 st["malformed"] += 1
