@@ -53,13 +53,15 @@ def lines_with(out, tag):
 
 
 def game_script(board_module, how):
-    """A whole game against the level-1 AI, the player's moves by `how`
-    ("joy": joystick taps; "tilt": tilt gestures), then a snapshot of every
-    board point. -> (events, expected stone per point 0/1/2, the winner)."""
+    """A whole game against the level-1 AI, to the AI's five (the player's
+    stones never touch), the player's moves by `how` ("joy": joystick taps;
+    "tilt": tilt gestures), then a snapshot of every board point and of the
+    winner banner. -> (events, expected stone per point 0/1/2, the winner)."""
     import gomoku
-    from app_script import Script, layout, plan_vs_ai, stone_point
+    from app_script import Script, layout, plan_lost_game, stone_point
     human = 1
-    moves, game = plan_vs_ai(gomoku.FREESTYLE, 1, human, limit=80)
+    moves, game = plan_lost_game(gomoku.FREESTYLE, 1, human)
+    assert game.winner == 2, "the plan does not end in the AI's five"
     view = layout(board_module)
     s = Script()
     s.tap("place")                  # the menu opens on "Start": vs AI

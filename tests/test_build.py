@@ -316,8 +316,8 @@ def check_game(out, board, expected, winner):
     for px in built_device.lines_with(out, "END")[0]:
         screen.append(1 if px == bv.BLACK else 2 if px == bv.WHITE else 0)
     assert screen == expected
-    if winner:
-        assert built_device.lines_with(out, "BANNER") == [[bv.BANNER]]
+    assert winner                   # a whole game: it ends in a five
+    assert built_device.lines_with(out, "BANNER") == [[bv.BANNER]]
     # every firmware module ran from the flash's .mpy files
     files = dict(built_device.lines_with(out, "FILES")[0])
     for name in source_modules() | {"board"}:
