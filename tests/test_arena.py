@@ -155,17 +155,40 @@ def test_quickmatch_plays_the_arenas_games_move_for_move(a, b, cmd_b):
         assert winner == (1 if rec.winner == rec.black else 2)
 
 
+class RowMaker:
+    """Fills its own row from the left, far from the opening: the side that
+    moves first after the opening makes five first, whichever colour."""
+
+    def __init__(self, row):
+        self.row = row
+        self.name = "row%d" % row
+
+    def start(self, seed):
+        pass
+
+    def move(self, g):
+        return next(self.row * 15 + x for x in range(15) if not g.stone(x, self.row))
+
+
 def test_quickmatch_tallies_by_colour_and_rejects_unknown_players(capsys):
     import quickmatch
+    # an even opening leaves black to move (the first player wins as black),
+    # an odd one white (it wins as white): the schedule's openings say how
+    # many of each the tally must show
+    ops = [op for op, a_black, _ in arena.schedule(8, seed=3) if a_black]
+    even = sum(1 for op in ops if len(op) % 2 == 0)
+    assert len(ops) == 4 and 0 < even < 4          # both kinds, unequal
     lost = []
-    wb, n, ww, dr = quickmatch.run_match(quickmatch.player("1"), quickmatch.player("seed"),
-                                         games=8, seed=3, lost=lambda *game: lost.append(game))
-    assert n == 4 and wb + ww + dr + len(lost) == 8
-    for op, moves in lost:           # a lost game, replayed, ends in a five
+    res = quickmatch.run_match(RowMaker(0), RowMaker(14), games=8, seed=3,
+                               lost=lambda *game: lost.append(game))
+    assert res == (even, 4, 4 - even, 0)           # won as black, pairs, as white, draws
+    assert len(lost) == 4
+    for op, moves in lost:           # a lost game, replayed, ends in the other's five
         g = gomoku.Game()
         for x, y in op + moves:
             g.play(x, y)
-        assert g.winner in (1, 2)
+        x, y, dx, dy, n = g.five()
+        assert g.winner in (1, 2) and (y, dy, n) == (14, 0, 5)
     with pytest.raises(SystemExit):
         quickmatch.main(["2", "alphazero"])
     assert "unknown player 'alphazero'" in capsys.readouterr().err
