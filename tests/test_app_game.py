@@ -178,6 +178,8 @@ def test_renju_forbidden_point_refused_with_reason(flash):
     snap_board(s, "refused")
     s.snap("msg", [(x, VIEW.message.y + y) for x in range(0, 240, 2)
                    for y in range(VIEW.message.h)])
+    s.snap("msg:text", [(x, VIEW.message.y + y) for y in range(VIEW.message.h)
+                        for x in range(240)])
     s.place(10 * 15 + 10)        # black plays elsewhere: accepted
     s.wait(100)
     snap_board(s, "after")
@@ -196,6 +198,12 @@ def test_renju_forbidden_point_refused_with_reason(flash):
     assert shown == expected(order, gomoku.RENJU)
     assert shown[bad[1] * 15 + bad[0]] == 0
     assert bv.ALERT in rig.snaps["msg"]
+    # the reason, as the player reads it off the message line
+    from host_sim.device import rgb888
+    from host_sim.terminal import read_text
+    rgb = b"".join(bytes(rgb888(p)) for p in rig.snaps["msg:text"])
+    said = [t[2] for t in read_text(rgb, 240, VIEW.message.h)]
+    assert said == ["Forbidden for black: double three"], said
     assert board_from(rig, "after") == expected(order + [160], gomoku.RENJU)
     # the reason fits the line ("Forbidden for black: double three"): the
     # text ends well before the screen's edge, it was not cut off
