@@ -145,9 +145,22 @@ def test_power_cut_while_writing_keeps_the_last_complete_save(flash):
     assert not (flash / savegame.TMP).exists()
 
 
-def test_write_replaces_atomically(flash):
+def test_write_replaces_atomically(flash, monkeypatch):
+    # the save is never written in place: the whole new file goes to TMP,
+    # then one rename puts it over the old save, which is whole till then
+    renames = []
+    real = os.rename
+
+    def rename(src, dst):
+        renames.append((src, dst, savegame.decode((flash / src).read_bytes()).moves,
+                        (flash / dst).read_bytes() if (flash / dst).exists() else None))
+        real(src, dst)
+    monkeypatch.setattr(savegame.os, "rename", rename)
     savegame.write(0, 0, 1, 1, bytes([112]), 1)
+    first = (flash / savegame.PATH).read_bytes()
     savegame.write(0, 0, 1, 1, bytes([112, 113]), 2)
+    assert renames == [(savegame.TMP, savegame.PATH, bytes([112]), None),
+                       (savegame.TMP, savegame.PATH, bytes([112, 113]), first)]
     assert sorted(os.listdir(flash)) == [savegame.PATH]
     assert savegame.load()[0].moves == bytes([112, 113])
 
