@@ -10,7 +10,8 @@ API for the app (everything is non-blocking; call poll() every loop):
     ev = m.poll(time.ticks_ms())   # None or one of the EV_* events below
     m.send_move(x, y)      # True if played locally (and queued to the peer);
                            # False if not ours to play now (not paired, not
-                           # our turn, resyncing, game over); ValueError from
+                           # our turn, resyncing, peer lost before a restored
+                           # board was synced, game over); ValueError from
                            # gomoku for an illegal move (nothing changes)
     m.rematch()            # ask for / accept a rematch (colours swap)
     m.close()              # say goodbye, radio powered down
@@ -60,9 +61,10 @@ numbered by move count and applied only when the number is the next one: a
 duplicate is acknowledged again, never applied twice. Every STATUS (count,
 hash of the move list, game number) lets the device behind fetch the moves
 it misses; if the lists disagree the host's list wins and it is counted.
-A restored device stays RESYNCING (no local moves) until it has heard the
-peer's status. Packets of another session, of our own role, malformed,
-illegal or out of turn are dropped and counted.
+A restored device stays RESYNCING (no local moves) until its list has
+matched the peer's; if the peer is lost before that, it waits too.
+Packets of another session, of our own role, malformed, illegal or out of
+turn are dropped and counted.
 """
 import time
 
@@ -141,6 +143,7 @@ class Match:
         self.peer_rematch = False
         self.events = []
         self.state = WAITING
+        self._synced = False    # our list matched the peer's since restore
         self._heard = now
         self._status_due = now
         self._hello_due = now
@@ -161,7 +164,11 @@ class Match:
     # ---- the app's side ---------------------------------------------------
 
     def my_turn(self):
-        return (self.state in (PAIRED, LOST) and self.game.winner == 0
+        # LOST only with a list that was in sync: a restored one may lack
+        # our own last move, which the peer holds (a different move played
+        # now would be thrown away when the host's list wins)
+        return ((self.state == PAIRED or self.state == LOST and self._synced)
+                and self.game.winner == 0
                 and self.game.turn == self.my_colour)
 
     def send_move(self, x, y):
@@ -300,6 +307,7 @@ class Match:
             ln.dest = L.host_address(self.session)
             ln.listen_on(L.joiner_address(self.session))
         self.state = state
+        self._synced = state == PAIRED
         self.events.append(EV_PAIRED)
 
     def _forget_offer(self):
@@ -532,6 +540,7 @@ class Match:
         if count == self.count and ph == self._hash:
             if self.state == RESYNCING:
                 self.state = PAIRED
+                self._synced = True
                 self.events.append(EV_SYNCED)
             if pflags & _S_RESYNC:
                 self._reply_status(now)
@@ -555,6 +564,7 @@ class Match:
         else:
             self._truncate(0)
             self.state = RESYNCING
+            self._synced = False
             self.events.append(EV_SYNCED)
             self._reply_status(now)
 
