@@ -347,6 +347,7 @@ class NRF24L01Model:
                 self._tx_gen += 1
             elif b == FLUSH_RX:
                 self.rx_fifo = []
+                self._wid_glitch = 0    # the corrupt packet went with it
             elif b == REUSE_TX_PL:
                 self.reuse = True
             return self._status()
@@ -416,7 +417,9 @@ class NRF24L01Model:
         self.activated = not self.activated
 
     def glitch_width(self, w):
-        """Make R_RX_PL_WID answer `w` (> 32: the datasheet's corrupt case)."""
+        """Make R_RX_PL_WID answer `w` (> 32: the datasheet's corrupt case)
+        for the packet at the head of the RX FIFO, until it is read or
+        flushed."""
         self._wid_glitch = w
 
     # ---- IRQ --------------------------------------------------------------
