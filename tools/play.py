@@ -28,9 +28,9 @@ HELP = ("Moves: h8 (column a-o, row 1-15) or 7 7 (x y from 0).\n"
 
 
 def _levels():
-    """The levels the engine plays on the PC: ai.LEVELS and deepsearch's."""
-    import deepsearch
-    return tuple(ai.LEVELS) + tuple(deepsearch.levels())
+    """The levels the engine plays on the PC (pbrain's list)."""
+    from pbrain import engine_levels
+    return engine_levels()
 
 
 def parse_move(text):

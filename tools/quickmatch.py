@@ -67,8 +67,8 @@ def player(name):
     """A player from its command-line name: 1, 2, 3, ref or seed."""
     if not name.isdigit():
         return Reference(name)
-    import deepsearch
-    levels = tuple(ai.LEVELS) + tuple(deepsearch.levels())
+    from pbrain import engine_levels
+    levels = engine_levels()
     if int(name) not in levels:
         raise ValueError("level %s not available (levels: %s)"
                          % (name, ", ".join(map(str, levels))))
