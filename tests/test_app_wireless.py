@@ -187,34 +187,39 @@ class _App:
         self.said.append(text)
 
 
+class _Match:
+    """A paired match standing still: what Wireless reads of match.Match."""
+
+    def __init__(self):
+        import gomoku
+        import match as M
+        self.count = 0
+        self.moves = bytearray(225)
+        self.game = gomoku.Game(0)
+        self.state = M.PAIRED
+        self.code = "4821"
+        self.last_peer_move = None
+        self.my_colour = 1
+
+    def saved_key(self):
+        return (0, self.count, 0xFFFF)
+
+    def snapshot(self):
+        return b"GMM1"
+
+
 def test_the_match_loop_builds_no_text_while_nothing_changes(flash):
     """Wireless.play calls sync() and show_link() every 20 ms loop: while
     the match stands still (paired, waiting for a move, even before the
     first one) they must not format status or link text, nor build the save
     key: garbage 50 times a second for the collector on the device."""
     import tracemalloc
-    import gomoku
     import match as M
     import wireless
 
-    class Match:
-        count = 0
-        moves = bytearray(225)
-        game = gomoku.Game(0)
-        state = M.PAIRED
-        code = "4821"
-        last_peer_move = None
-        my_colour = 1
-
-        def saved_key(self):
-            return (0, self.count, 0xFFFF)
-
-        def snapshot(self):
-            return b"GMM1"
-
     app = _App()
     w = wireless.Wireless(app, None)
-    w.m = m = Match()
+    w.m = m = _Match()
     w.new_board()
     w.show_link()
     assert app.said[-1] == "Code 4821  paired" and app.statuses == 1
@@ -277,8 +282,6 @@ def test_a_match_save_that_fails_is_reported_in_the_players_words(flash, monkeyp
     game does; before, the failure was silent and the player trusted a
     resume that was not there. The save is tried again at the next move."""
     import errno
-    import gomoku
-    import match as M
     import savegame
     import wireless
     calls = []
@@ -288,24 +291,9 @@ def test_a_match_save_that_fails_is_reported_in_the_players_words(flash, monkeyp
         raise OSError(errno.ENOSPC, "No space left on device")
     monkeypatch.setattr(savegame, "replace", full)
 
-    class Match:
-        count = 0
-        moves = bytearray(225)
-        game = gomoku.Game(0)
-        state = M.PAIRED
-        code = "4821"
-        last_peer_move = None
-        my_colour = 1
-
-        def saved_key(self):
-            return (0, self.count, 0)
-
-        def snapshot(self):
-            return b"GMM1"
-
     app = _App()
     w = wireless.Wireless(app, None)
-    w.m = m = Match()
+    w.m = m = _Match()
     w.new_board()
     assert app.said[-1] == "Not saved: flash full"
     m.moves[0] = 112
