@@ -16,9 +16,9 @@ import vct as _v
 
 # depth, width, nodes, vcf nodes (a call), tt bytes, margin,
 # vct: threats deep, width, nodes for a win, nodes for each defence check
-# (a level 4 at depth 6, 15000 nodes, a 64 KB table and bigger VCT budgets
-# won 52.5-57.5% of 20 games against level 3: not a level worth offering)
-_LV = ((4, 8, 6000, 20, 16384, 30, 4, 8, 300, 100),)
+# (depth 4 at 6000 nodes won only 67% against level 2, 36% as white; a 64 KB
+# table won no more than 16 KB, nor did depth 6 at 20000 nodes: docs/AI.md)
+_LV = ((5, 8, 10000, 20, 16384, 30, 4, 8, 300, 100),)
 _WIN = const(30000)         # a five's weight in candscan._W: won
 _BIG = const(29000)         # beyond: a mate score
 _MP = const(16)             # plies deep at most
