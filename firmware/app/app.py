@@ -18,7 +18,6 @@ from tilt import RIGHT, LEFT, UP, DOWN
 _STEP = {RIGHT: (1, 0), LEFT: (-1, 0), UP: (0, -1), DOWN: (0, 1)}
 _PAUSE_ITEMS = ("Resume", "Undo", "New game", "Main menu")
 
-
 # what a game ends with
 _TO_MENU = 0
 _REMATCH = 1

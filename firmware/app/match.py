@@ -376,9 +376,12 @@ class Match:
         if time.ticks_diff(now, self._reply_at) >= _REPLY_MS:
             self._send_status(now)
 
-    def _ack(self, seq, typ):
+    def _ack(self, seq, typ, nonce=None):
+        # an ACK names the type it acknowledges; a JOIN's, the joiner's nonce
         self.stats["acks_sent"] += 1
-        self.link.send(L.ACK, self.game_no, self.count, (typ,), seq=seq)
+        self.link.send(L.ACK, self.game_no, self.count,
+                       (typ,) if nonce is None else (typ,) + self._u32(nonce),
+                       seq=seq)
 
     # ---- packets ----------------------------------------------------------
 
@@ -440,9 +443,7 @@ class Match:
                 st["foreign"] += 1
                 return
             self._heard_now(now)
-            self.stats["acks_sent"] += 1    # names the joiner it took
-            self.link.send(L.ACK, self.game_no, self.count,
-                           (L.JOIN,) + self._u32(nonce), seq=seq)
+            self._ack(seq, L.JOIN, nonce)     # names the joiner it took
             return
         if self.code is None:
             # Only the host's ACK of our own JOIN (it names our nonce) pairs
