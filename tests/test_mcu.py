@@ -53,6 +53,23 @@ def test_ballast_and_depth_take_heap_and_c_stack(mb):
     rep = mcu.play_game(level=1, rule=0, seed=1, mb=mb, depth=12)
     assert rep["error"] == "RuntimeError: maximum recursion depth exceeded"
     assert "in deep" in rep["traceback"] and rep["moves"] == []
+    rep = mcu.play_game(level=1, rule=0, seed=1, mb=mb, import_ballast=4096,
+                        imports_only=True)
+    assert rep["memory_error"] and rep["failed_at"].startswith("import ")
+
+
+def test_engine_compiles_on_microbit_with_heap_to_spare(mb):
+    """Compiling the sources on import is the engine's tightest moment on the
+    board: a 16-byte difference in free heap once failed renju's import in a
+    bench game. Where the compiler's blocks land moves with what the heap
+    holds, so every hold up to the margin is tried: an engine change that
+    eats it fails here instead."""
+    for hold in range(0, 80, 16):
+        rep = mcu.play_game(level=1, rule=gomoku.RENJU, seed=4, mb=mb, import_ballast=hold,
+                            imports_only=True)
+        assert rep["error"] is None, "holding %d: %s at %s" % (hold, rep["error"],
+                                                               rep.get("failed_at"))
+        assert rep["moves"] == [] and rep["free_after_import"] > 0
 
 
 def test_cli_prints_a_json_game_report():

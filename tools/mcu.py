@@ -861,8 +861,12 @@ def check_game(rule, op, moves, winner):
 
 
 def play_game(level=1, rule=0, seed=1, strip=True, mb=None, engine=ENGINE, ballast=0,
-              depth=0):
+              depth=0, import_ballast=0, imports_only=False):
     """Upload the engine, soft-reset, play one game on the board: a report dict.
+
+    import_ballast: bytes held on the heap (a bytearray) while the engine's
+    modules compile on import; imports_only: stop after the imports (the
+    report then has no moves).
 
     Uploaded: the modules gomoku and ai import at top level (imported one at
     a time, each one's heap cost measured), plus any engine module the game
@@ -874,7 +878,8 @@ def play_game(level=1, rule=0, seed=1, strip=True, mb=None, engine=ENGINE, balla
     try:
         lazy = []
         while True:
-            report = _play_game(level, rule, seed, strip, mb, engine, lazy, ballast, depth)
+            report = _play_game(level, rule, seed, strip, mb, engine, lazy, ballast, depth,
+                                import_ballast, imports_only)
             m = re.search(r"ImportError: no module named '(\w+)'", report["error"] or "")
             if not m or m.group(1) in lazy or not (engine / (m.group(1) + ".py")).exists():
                 return report
@@ -887,8 +892,11 @@ def play_game(level=1, rule=0, seed=1, strip=True, mb=None, engine=ENGINE, balla
 def margins(level=1, rule=0, seed=1, mb=None, engine=ENGINE):
     """How far a game is from failing: {"heap_bytes": the largest block the
     game can hold on top (16-byte steps), "stack_frames": the most Python
-    calls it can run under}, each found by bisection over whole games (-1:
-    the plain game fails)."""
+    calls it can run under}, each found by bisection over whole games;
+    "import_bytes": the largest block up to which every hold, in 16-byte
+    steps, lets the engine compile on import (not a bisection: where the
+    compiler's blocks land moves with the hold, so a hold that fails can
+    have larger ones that pass). -1: the plain game fails."""
     own = mb is None
     mb = mb or MicroBit().start()
 
@@ -911,14 +919,20 @@ def margins(level=1, rule=0, seed=1, mb=None, engine=ENGINE):
         return lo
 
     try:
-        return {"heap_bytes": bisect("ballast", 4096, 16),
-                "stack_frames": bisect("depth", 64, 1)}
+        found = {"heap_bytes": bisect("ballast", 4096, 16),
+                 "stack_frames": bisect("depth", 64, 1)}
+        hold = 0
+        while hold < 4096 and not fails(import_ballast=hold + 16, imports_only=True):
+            hold += 16
+        found["import_bytes"] = hold if found["heap_bytes"] >= 0 else -1
+        return found
     finally:
         if own:
             mb.close()
 
 
-def _play_game(level, rule, seed, strip, mb, engine, lazy, ballast=0, depth=0):
+def _play_game(level, rule, seed, strip, mb, engine, lazy, ballast=0, depth=0,
+               import_ballast=0, imports_only=False):
     names = engine_modules(engine=engine)
     lazy = [n for n in lazy if n not in names]
     report = {"level": level, "rule": rule, "modules": {}, "lazy_modules": lazy,
@@ -956,6 +970,9 @@ def _play_game(level, rule, seed, strip, mb, engine, lazy, ballast=0, depth=0):
             len(driver), DRIVER)
         mb.call("import " + DRIVER)
         report["driver_bytes"] = free - mb.mem_free()
+        if import_ballast:
+            report["failed_at"] = "hold %d bytes" % import_ballast
+            mb.exec("%s.ballast = bytearray(%d)" % (DRIVER, import_ballast))
         report["free_before_import"] = free = mb.mem_free()
         for name in names:              # one at a time: the cost of each
             report["failed_at"] = "import " + name
@@ -972,6 +989,8 @@ def _play_game(level, rule, seed, strip, mb, engine, lazy, ballast=0, depth=0):
         report["memory_error"] = "MemoryError" in e.traceback
         return report
     report["import_bytes"] = report["free_before_import"] - report["free_after_import"]
+    if imports_only:
+        return report
     report["opening"] = [[m % 15, m // 15] for m in op]
     t0 = time.monotonic()
     try:

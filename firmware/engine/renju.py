@@ -24,9 +24,10 @@ def line(bd, i, d):
 # 2 double four, 3 overline. A three is real only if its straight four can be
 # made on a point that is not forbidden itself. That point is judged by its
 # codes as they stand, its straight four counted as a four (one level deep,
-# no table touched). No recursion: why calls only line() and _tally(), so a
-# search that runs it with the heap locked (every Python call's frame then on
-# the micro:bit's 1.8 KB C stack) nests two calls below its own.
+# no table touched). No recursion: why calls only line(), _four_at() and
+# _tally(), so a search that runs it with the heap locked (every Python
+# call's frame then on the micro:bit's 1.8 KB C stack) nests two calls below
+# its own.
 def _tally(pat, i, d0):
     # i's four codes for black, d0's taken as a straight four: -1 if one is
     # a five, else overline << 12 | fours << 8 | threes << 4 | their lines
@@ -49,7 +50,32 @@ def _bad(r):
     return 0 if r < 0 else 3 if r >> 12 else 2 if r >> 8 > 1 else 1 if (r >> 4 & 15) > 1 else 0
 
 
+def _four_at(ln, b):
+    # the first empty point e from LINE's middle going way b: black on it
+    # makes exactly four in a row, both ends empty and each end making
+    # exactly five? e's offset from the middle, else 0. A leaf: why() calls
+    # it, so the search's call depth stays as line() makes it.
+    e = 10 + b
+    while ln[e] == 1:
+        e += b
+    if ln[e]:
+        return 0
+    ln[e] = 1
+    lo = hi = e
+    while ln[lo - 1] == 1:
+        lo -= 1
+    while ln[hi + 1] == 1:
+        hi += 1
+    ln[e] = 0
+    if (hi - lo == 3 and ln[lo - 1] == 0 and ln[hi + 1] == 0
+            and ln[lo - 2] != 1 and ln[hi + 2] != 1):
+        return e - 10
+    return 0
+
+
 def why(g, i):
+    # (kept small: MicroPython 1.9.2 parses a whole top-level def at once,
+    # and compiling renju on the micro:bit is the engine's tightest import)
     pat = g.pat
     t = _tally(pat, i, -1)
     if _bad(t) != 1:
@@ -61,24 +87,9 @@ def why(g, i):
             continue
         line(g.board, i, d)
         ln[10] = 1
-        # the first empty point e each way from i: black on it makes exactly
-        # four in a row, both ends empty and each end making exactly five?
         for b in range(-1, 2, 2):
-            e = 10 + b
-            while ln[e] == 1:
-                e += b
-            if ln[e]:
-                continue
-            ln[e] = 1
-            lo = hi = e
-            while ln[lo - 1] == 1:
-                lo -= 1
-            while ln[hi + 1] == 1:
-                hi += 1
-            ln[e] = 0
-            if (hi - lo == 3 and ln[lo - 1] == 0 and ln[hi + 1] == 0
-                    and ln[lo - 2] != 1 and ln[hi + 2] != 1
-                    and not _bad(_tally(pat, i + (e - 10) * STEP[d], d))):
+            k = _four_at(ln, b)
+            if k and not _bad(_tally(pat, i + k * STEP[d], d)):
                 n3 += 1
                 break
     return 1 if n3 > 1 else 0
