@@ -162,7 +162,10 @@ class Device:
             self.tilt_source = tilt_model.TiltModel(cfg.get("axes", (0, 1)),
                                                     cfg.get("signs", (1, 1)))
             if gyro:
-                self.gyro = _chip_model(cfg["chip"])(self.tilt_source)
+                # "part": which of the driver's parts the board carries
+                # (e.g. the MPU-6500 on a GY-521), where the model has a choice
+                kw = {"part": cfg["part"]} if "part" in cfg else {}
+                self.gyro = _chip_model(cfg["chip"])(self.tilt_source, **kw)
                 machine.attach_i2c(cfg["i2c"], cfg["addr"], self.gyro,
                                    cfg["chip"])
         self.radio = None

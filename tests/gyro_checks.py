@@ -19,11 +19,11 @@ PINS = {"scl": 27, "sda": 26}
 
 
 def rig(model_cls, addr, bus=1, axes=(1, 0), signs=(1, -1), bias=(0, 0, 0),
-        noise=0):
+        noise=0, part=None):
     machine.forget_all()
     sim_clock.reset()
     tilt = tilt_model.TiltModel(axes, signs, bias_mdps=bias, noise_mdps=noise)
-    model = model_cls(tilt)
+    model = model_cls(tilt) if part is None else model_cls(tilt, part=part)
     machine.attach_i2c(bus, addr, model, "gyro")
     i2c = machine.I2C(bus, scl=machine.Pin(PINS["scl"]),
                       sda=machine.Pin(PINS["sda"]), freq=400000)
@@ -255,12 +255,18 @@ class RegisterBus:
         pass
 
 
-# -- MPU6050 -------------------------------------------------------------------
+# -- MPU6050 (and the MPU-6500 on GY-521 boards) ---------------------------------
+
+MPU = mpu6050_model.MPU6050Model
+PARTS = ("6050", "6500")
+
 
 def mpu_init_reaches_documented_state():
+    """The 6050 needs no ACCEL_CONFIG2 (0x1D is undocumented there: the
+    model notes a write to it as an error)."""
     for dps, fs in ((250, 0), (500, 1), (1000, 2), (2000, 3)):
         for g_range, afs in ((2, 0), (16, 3)):
-            tilt, m, i2c = rig(mpu6050_model.MPU6050Model, 0x68)
+            tilt, m, i2c = rig(MPU, 0x68)
             assert m.asleep() and m.regs[0x6B] == 0x40
             imu = mpu6050.MPU6050(i2c, 0x68, dps=dps, g=g_range)
             assert m.regs[0x6B] == 0x01, hex(m.regs[0x6B])   # awake, PLL X
@@ -268,14 +274,41 @@ def mpu_init_reaches_documented_state():
             assert m.regs[0x19] == 9 and m.regs[0x1A] == 3
             assert m.sample_rate_hz() == 100
             assert m.regs[0x1B] == fs << 3 and m.regs[0x1C] == afs << 3
+            assert m.regs[0x1D] == 0
             assert m.gyro_full_scale_dps() == dps
+            assert m.gyro_bandwidth_hz() == 42 and m.accel_bandwidth_hz() == 44
+            assert m.errors == [], m.errors
+            assert imu.dps == dps and imu.g == g_range
+            assert imu.part == "MPU6050"
+
+
+def mpu_6500_init_reaches_documented_state():
+    """On an MPU-6500 the same 100 Hz and units, gyro 41 Hz (FCHOICE_B
+    00, DLPF_CFG 3) and the accelerometer's own filter, ACCEL_CONFIG2,
+    at 41 Hz (A_DLPF_CFG 3): as near the 6050's 42/44 Hz as it goes."""
+    for dps, fs in ((250, 0), (500, 1), (1000, 2), (2000, 3)):
+        for g_range, afs in ((2, 0), (4, 1), (16, 3)):
+            tilt, m, i2c = rig(MPU, 0x68, part="6500")
+            assert m.regs[0x6B] == 0x01 and m.regs[0x75] == 0x70  # reset
+            imu = mpu6050.MPU6050(i2c, 0x68, dps=dps, g=g_range)
+            assert imu.part == "MPU6500"
+            assert m.regs[0x6B] == 0x01, hex(m.regs[0x6B])
+            assert not m.asleep() and m.clock_source() == 1
+            assert m.regs[0x19] == 9 and m.regs[0x1A] == 3
+            assert m.regs[0x1B] == fs << 3, hex(m.regs[0x1B])  # FCHOICE_B 00
+            assert m.regs[0x1C] == afs << 3 and m.regs[0x1D] == 0x03
+            assert m.sample_rate_hz() == 100
+            assert m.gyro_bandwidth_hz() == 41 and m.accel_bandwidth_hz() == 41
+            assert m.gyro_full_scale_dps() == dps
+            assert m.accel_lsb_per_g() == 32768 // g_range
+            assert m.regs[0x38] == 0x01                        # RAW_RDY_EN
             assert m.errors == [], m.errors
             assert imu.dps == dps and imu.g == g_range
 
 
 def mpu_rates_match_tilt_within_one_lsb():
-    for dps in (250, 500, 1000, 2000):
-        tilt, m, i2c = rig(mpu6050_model.MPU6050Model, 0x68)
+    for part, dps in [(p, d) for p in PARTS for d in (250, 500, 1000, 2000)]:
+        tilt, m, i2c = rig(MPU, 0x68, part=part)
         imu = mpu6050.MPU6050(i2c, dps=dps)
         lsb = 1000 / m.gyro_lsb_per_dps()
         out = [0, 0, 0]
@@ -286,13 +319,12 @@ def mpu_rates_match_tilt_within_one_lsb():
             time.sleep_ms(12)
             imu.read_rates(out)
             near(out, [int(r * 1000) for r in rates], lsb,
-                 "MPU6050 at %d dps" % dps)
+                 "MPU-%s at %d dps" % (part, dps))
 
 
 def mpu_accel_matches_gravity_within_one_lsb():
-    for g_range in (2, 4, 8, 16):
-        tilt, m, i2c = rig(mpu6050_model.MPU6050Model, 0x68,
-                           axes=(0, 1), signs=(1, 1))
+    for part, g_range in [(p, g) for p in PARTS for g in (2, 4, 8, 16)]:
+        tilt, m, i2c = rig(MPU, 0x68, axes=(0, 1), signs=(1, 1), part=part)
         imu = mpu6050.MPU6050(i2c, g=g_range)
         lsb = 1000 / m.accel_lsb_per_g()
         acc = [0, 0, 0]
@@ -310,19 +342,36 @@ def mpu_accel_matches_gravity_within_one_lsb():
 
 
 def mpu_read_all_is_one_big_endian_burst():
-    tilt, m, i2c = rig(mpu6050_model.MPU6050Model, 0x68)
-    imu = mpu6050.MPU6050(i2c)
-    tilt.set_rates(0x0102 / 131, -1 / 131, 0)
-    time.sleep_ms(12)
-    raw = i2c.readfrom_mem(0x68, 0x3B, 14)
-    assert raw[8:12] == bytes((0x01, 0x02, 0xFF, 0xFF)), raw
-    assert raw[4:6] == bytes((0x40, 0x00)), raw        # +1 g at 16384 LSB/g
-    acc = [0, 0, 0]
-    rates = [0, 0, 0]
-    imu.read_all(acc, rates)
-    assert rates[0] == 0x0102 * 10000 // 1310 and rates[1] == -8, rates
-    assert acc[2] == 1000, acc
-    assert abs(imu.temperature_centi() - 2500) <= 1, imu.temperature_centi()
+    for part in PARTS:
+        tilt, m, i2c = rig(MPU, 0x68, part=part)
+        imu = mpu6050.MPU6050(i2c)
+        tilt.set_rates(0x0102 / 131, -1 / 131, 0)
+        time.sleep_ms(12)
+        raw = i2c.readfrom_mem(0x68, 0x3B, 14)
+        assert raw[8:12] == bytes((0x01, 0x02, 0xFF, 0xFF)), raw
+        assert raw[4:6] == bytes((0x40, 0x00)), raw    # +1 g at 16384 LSB/g
+        acc = [0, 0, 0]
+        rates = [0, 0, 0]
+        imu.read_all(acc, rates)
+        assert rates[0] == 0x0102 * 10000 // 1310 and rates[1] == -8, rates
+        assert acc[2] == 1000, acc
+        t = imu.temperature_centi()
+        assert abs(t - 2500) <= 1, (part, t)
+
+
+def mpu_6500_temperature_scale():
+    """MPU-6500: TEMP_OUT = (T - 21 C) x 333.87 LSB/C (the 6050: (T -
+    36.53 C) x 340), so 25 C reads 1335 there and -3920 on a 6050."""
+    for part, temp_c, raw in (("6500", 25.0, 1335), ("6500", 21.0, 0),
+                              ("6500", -10.0, -10350), ("6050", 25.0, -3920)):
+        tilt, m, i2c = rig(MPU, 0x68, part=part)
+        m.temperature_c = temp_c
+        imu = mpu6050.MPU6050(i2c)
+        time.sleep_ms(12)
+        imu.read_all([0, 0, 0], [0, 0, 0])
+        assert m.word(0x41) == raw, (part, m.word(0x41), raw)
+        t = imu.temperature_centi()
+        assert abs(t - int(temp_c * 100)) <= 1, (part, temp_c, t)
 
 
 def mpu_sleep_gives_no_new_data():
@@ -344,20 +393,106 @@ def mpu_sleep_gives_no_new_data():
 
 
 def mpu_device_reset_restores_defaults():
-    tilt, m, i2c = rig(mpu6050_model.MPU6050Model, 0x68)
-    mpu6050.MPU6050(i2c, dps=2000, g=16)
-    i2c.writeto_mem(0x68, 0x6B, bytes((0x80,)))
-    assert m.regs[0x6B] == 0x40 and m.regs[0x1B] == 0 and m.regs[0x1C] == 0
-    assert i2c.readfrom_mem(0x68, 0x75, 1) == bytes((0x68,))
+    for part, pwr, who in (("6050", 0x40, 0x68), ("6500", 0x01, 0x70)):
+        tilt, m, i2c = rig(MPU, 0x68, part=part)
+        mpu6050.MPU6050(i2c, dps=2000, g=16)
+        i2c.writeto_mem(0x68, 0x6B, bytes((0x80,)))
+        assert m.regs[0x6B] == pwr and m.regs[0x1B] == 0 and m.regs[0x1C] == 0
+        assert m.regs[0x1D] == 0 and m.regs[0x19] == 0 and m.regs[0x38] == 0
+        assert i2c.readfrom_mem(0x68, 0x75, 1) == bytes((who,))
+
+
+def mpu_6500_is_awake_after_reset():
+    """MPU-6500 PWR_MGMT_1 resets to 0x01 (the 6050's to 0x40, SLEEP): it
+    samples from power-on, at 8 kHz with DLPF_CFG 0, where SMPLRT_DIV is
+    not used; INT_STATUS stays 0 until RAW_RDY_EN is set."""
+    tilt, m, i2c = rig(MPU, 0x68, part="6500")
+    assert not m.asleep() and m.sample_rate_hz() == 8000
+    tilt.set_rates(10, 20, 30)
+    time.sleep_ms(5)
+    assert i2c.readfrom_mem(0x68, 0x43, 2) == bytes((0x05, 0x1E))   # 1310
+    assert i2c.readfrom_mem(0x68, 0x3A, 1) == bytes((0,))
+    i2c.writeto_mem(0x68, 0x19, bytes((9,)))
+    assert m.sample_rate_hz() == 8000               # DLPF_CFG 0: no divider
+    i2c.writeto_mem(0x68, 0x1A, bytes((3,)))
+    assert m.sample_rate_hz() == 100 and m.gyro_bandwidth_hz() == 41
+    i2c.writeto_mem(0x68, 0x1A, bytes((7,)))
+    assert m.sample_rate_hz() == 8000 and m.gyro_bandwidth_hz() == 3600
+    i2c.writeto_mem(0x68, 0x1A, bytes((3,)))
+    i2c.writeto_mem(0x68, 0x1B, bytes((0x01,)))     # FCHOICE_B 01
+    assert m.sample_rate_hz() == 32000 and m.gyro_bandwidth_hz() == 8800
+    i2c.writeto_mem(0x68, 0x1B, bytes((0x02,)))     # FCHOICE_B 10
+    assert m.sample_rate_hz() == 32000 and m.gyro_bandwidth_hz() == 3600
+    i2c.writeto_mem(0x68, 0x1B, bytes((0x08,)))     # 500 dps, DLPF on
+    assert m.sample_rate_hz() == 100 and m.gyro_full_scale_dps() == 500
+    i2c.writeto_mem(0x68, 0x6B, bytes((0x41,)))     # SLEEP
+    tilt.set_rates(-1, -2, -3)
+    time.sleep_ms(50)
+    assert i2c.readfrom_mem(0x68, 0x43, 2) == bytes((0x05, 0x1E))   # stale
+    assert m.errors == [], m.errors
+
+
+def mpu_6500_accel_config2_filters_the_accelerometer():
+    """ACCEL_CONFIG2 (0x1D) is the 6500's own accelerometer filter:
+    ACCEL_FCHOICE_B (bit 3) bypasses it, A_DLPF_CFG (bits 2:0) sets it;
+    CONFIG's DLPF_CFG leaves the accelerometer alone. On a 6050, 0x1D is
+    not a documented register."""
+    tilt, m, i2c = rig(MPU, 0x68, part="6500")
+    assert m.regs[0x1D] == 0 and m.accel_bandwidth_hz() == 460
+    i2c.writeto_mem(0x68, 0x1A, bytes((6,)))
+    assert m.accel_bandwidth_hz() == 460 and m.gyro_bandwidth_hz() == 5
+    for value, hz in ((0x01, 184), (0x02, 92), (0x03, 41), (0x04, 20),
+                      (0x05, 10), (0x06, 5), (0x07, 460), (0x0B, 1130)):
+        i2c.writeto_mem(0x68, 0x1D, bytes((value,)))
+        assert i2c.readfrom_mem(0x68, 0x1D, 1) == bytes((value,))
+        assert m.accel_bandwidth_hz() == hz, (value, m.accel_bandwidth_hz())
+    # LP_ACCEL_ODR, WOM_THR, gyro and accel offsets are registers too
+    for reg in (0x1E, 0x1F, 0x13, 0x18, 0x77, 0x7E):
+        i2c.writeto_mem(0x68, reg, bytes((5,)))
+    assert m.errors == [], m.errors
+    i2c.writeto_mem(0x68, 0x6B, bytes((0x80,)))      # H_RESET
+    assert m.regs[0x1D] == 0 and m.regs[0x1E] == 0 and m.regs[0x77] == 0
+    tilt, m, i2c = rig(MPU, 0x68, part="6050")
+    i2c.writeto_mem(0x68, 0x1D, bytes((0x03,)))
+    assert m.errors == ["write 0x03 to undocumented register 0x1d"], m.errors
+
+
+def mpu_6500_standby_bits_stop_their_sensors():
+    """PWR_MGMT_1 GYRO_STANDBY (bit 4) stops the gyro outputs, PD_PTAT
+    (bit 3) the temperature; CLKSEL 7 stops the clock, and all sampling."""
+    tilt, m, i2c = rig(MPU, 0x68, part="6500")
+    imu = mpu6050.MPU6050(i2c)
+    out = [0, 0, 0]
+    tilt.set_rates(10, 0, 0)
+    time.sleep_ms(12)
+    imu.read_rates(out)
+    near(out, (10000, 0, 0), 8, "running")
+    m.temperature_c = 30.0
+    i2c.writeto_mem(0x68, 0x6B, bytes((0x19,)))     # GYRO_STANDBY, PD_PTAT
+    tilt.set_rates(-20, 0, 0)
+    time.sleep_ms(12)
+    imu.read_rates(out)
+    near(out, (10000, 0, 0), 8, "gyro in standby: stale")
+    assert m.word(0x41) == 1335                     # still 25 C
+    i2c.writeto_mem(0x68, 0x6B, bytes((0x01,)))
+    time.sleep_ms(12)
+    imu.read_rates(out)
+    near(out, (-20000, 0, 0), 8, "out of standby")
+    i2c.writeto_mem(0x68, 0x6B, bytes((0x07,)))     # clock stopped
+    tilt.set_rates(40, 0, 0)
+    time.sleep_ms(12)
+    imu.read_rates(out)
+    near(out, (-20000, 0, 0), 8, "clock stopped: stale")
 
 
 def mpu_first_read_after_init_has_data():
-    tilt, m, i2c = rig(mpu6050_model.MPU6050Model, 0x68)
-    tilt.set_rates(5, -6, 7)
-    imu = mpu6050.MPU6050(i2c)
-    out = [0, 0, 0]
-    imu.read_rates(out)
-    near(out, (5000, -6000, 7000), 8, "first read")
+    for part in PARTS:
+        tilt, m, i2c = rig(MPU, 0x68, part=part)
+        tilt.set_rates(5, -6, 7)
+        imu = mpu6050.MPU6050(i2c)
+        out = [0, 0, 0]
+        imu.read_rates(out)
+        near(out, (5000, -6000, 7000), 8, "first read, MPU-" + part)
 
 
 def mpu_data_ready_is_an_interrupt_status():
@@ -377,13 +512,14 @@ def mpu_data_ready_is_an_interrupt_status():
 def mpu_init_waits_for_the_first_sample_only():
     """The driver enables DATA_RDY_EN, so its wait ends with the first
     100 Hz sample (10 ms), not at its 50 ms limit."""
-    tilt, m, i2c = rig(mpu6050_model.MPU6050Model, 0x68)
-    t0 = time.ticks_ms()
-    mpu6050.MPU6050(i2c)
-    waited = time.ticks_diff(time.ticks_ms(), t0) - 100    # after the reset
-    assert m.regs[0x38] & 0x01, hex(m.regs[0x38])
-    assert 10 <= waited < 20, waited
-    assert m.errors == [], m.errors
+    for part in PARTS:
+        tilt, m, i2c = rig(MPU, 0x68, part=part)
+        t0 = time.ticks_ms()
+        mpu6050.MPU6050(i2c)
+        waited = time.ticks_diff(time.ticks_ms(), t0) - 100   # after reset
+        assert m.regs[0x38] & 0x01, hex(m.regs[0x38])
+        assert 10 <= waited < 20, (part, waited)
+        assert m.errors == [], m.errors
 
 
 def mpu_slower_sample_rate_keeps_sampling():
@@ -423,33 +559,52 @@ def mpu_wrong_who_am_i_message():
     tilt, m, i2c = rig(l3g4200d_model.L3G4200DModel, 0x68)    # SDO low
     msg = raises_oserror(lambda: mpu6050.MPU6050(i2c, 0x68))
     for part in ("MPU6050 not found", "0x68", "WHO_AM_I reads 0x00",
-                 "expected 0x68"):
+                 "expected 0x68 (MPU-6050) or 0x70 (MPU-6500)"):
         assert part in msg, msg
     assert m.regs[0x20] == 0x07 and m.errors == []
 
 
+def mpu_other_invensense_parts_refused():
+    """Only the two parts whose registers the driver was checked against:
+    an MPU-9250 (0x71) or ICM-20602 (0x12) answering is refused, and
+    nothing is written to it."""
+    for who in (0x71, 0x12, 0x69):
+        tilt, m, i2c = rig(MPU, 0x68, part="6500")
+        m.regs[0x75] = who
+        before = bytes(m.regs)
+        msg = raises_oserror(lambda bus=i2c: mpu6050.MPU6050(bus, 0x68))
+        for part in ("MPU6050 not found", "0x68", "scl=27",
+                     "WHO_AM_I reads 0x%02X" % who,
+                     "expected 0x68 (MPU-6050) or 0x70 (MPU-6500)"):
+            assert part in msg, msg
+        assert bytes(m.regs) == before and m.errors == []
+
+
 def mpu_reads_allocate_nothing():
     import micropython
-    tilt, m, i2c = rig(mpu6050_model.MPU6050Model, 0x68)
-    real = mpu6050.MPU6050(i2c, dps=1000, g=4)
-    tilt.set_rates(-123.4, 56.7, 0.5)
-    time.sleep_ms(12)
-    want_r = [0, 0, 0]
-    want_a = [0, 0, 0]
-    real.read_all(want_a, want_r)
-    stub = RegisterBus(m.regs, 0)
-    imu = mpu6050.MPU6050(stub, dps=1000, g=4)
-    r = [0, 0, 0]
-    a = [0, 0, 0]
-    a2 = [0, 0, 0]
-    micropython.heap_lock()
-    try:
-        imu.read_rates(r)
-        imu.read_accel(a)
-        imu.read_all(a2, r)
-    finally:
-        micropython.heap_unlock()
-    assert r == want_r and a == want_a and a2 == want_a, (r, a, want_r, want_a)
+    for part in PARTS:
+        tilt, m, i2c = rig(MPU, 0x68, part=part)
+        real = mpu6050.MPU6050(i2c, dps=1000, g=4)
+        tilt.set_rates(-123.4, 56.7, 0.5)
+        time.sleep_ms(12)
+        want_r = [0, 0, 0]
+        want_a = [0, 0, 0]
+        real.read_all(want_a, want_r)
+        stub = RegisterBus(m.regs, 0)
+        imu = mpu6050.MPU6050(stub, dps=1000, g=4)
+        assert imu.part == real.part == "MPU" + part
+        r = [0, 0, 0]
+        a = [0, 0, 0]
+        a2 = [0, 0, 0]
+        micropython.heap_lock()
+        try:
+            imu.read_rates(r)
+            imu.read_accel(a)
+            imu.read_all(a2, r)
+        finally:
+            micropython.heap_unlock()
+        assert r == want_r and a == want_a and a2 == want_a, (
+            part, r, a, want_r, want_a)
 
 
 # -- the tilt source -----------------------------------------------------------

@@ -16,6 +16,8 @@ GYRO_KEYS = {"chip", "i2c", "freq", "scl", "sda", "addr", "axes", "signs"}
 RADIO_KEYS = {"chip", "spi", "baudrate", "sck", "mosi", "miso", "cs", "ce",
               "irq"}
 GYRO_ADDRS = {"l3g4200d": (0x68, 0x69), "mpu6050": (0x68, 0x69)}
+# optional GYRO "part": which part of the driver's family the board carries
+GYRO_PARTS = {"mpu6050": ("6050", "6500")}
 # pin roles: driven by the micro / driven by a chip into the micro
 OUTPUT_ROLES = {"sck", "mosi", "cs", "dc", "rst", "bl", "ce"}
 INPUT_ROLES = {"miso", "irq"}
@@ -76,7 +78,9 @@ def test_schema(name):
     for sec in SECTIONS:
         assert isinstance(getattr(b, sec), dict), sec
     assert set(b.LCD) == LCD_KEYS and b.LCD["chip"] in ("st7789", "ili9341")
-    assert set(b.GYRO) == GYRO_KEYS and set(b.RADIO) == RADIO_KEYS
+    assert set(b.GYRO) - {"part"} == GYRO_KEYS and set(b.RADIO) == RADIO_KEYS
+    if "part" in b.GYRO:
+        assert b.GYRO["part"] in GYRO_PARTS.get(b.GYRO["chip"], ()), b.GYRO
     assert b.GYRO["addr"] in GYRO_ADDRS[b.GYRO["chip"]]
     a_right, a_fwd = b.GYRO["axes"]
     assert a_right != a_fwd and {a_right, a_fwd} <= {0, 1, 2}
