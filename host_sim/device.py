@@ -134,7 +134,7 @@ def _chip_model(chip):
 
 class Device:
     def __init__(self, board_module, flash_dir=None, medium=None, gyro=True,
-                 radio=True, lcd=True):
+                 radio=True, lcd=True, irq_wire=True):
         machine.forget_all()
         sim_clock.reset()
         self.board = board_module
@@ -177,7 +177,10 @@ class Device:
                 from host_sim import radio_medium
                 medium = radio_medium.Medium()
             self.medium = medium
-            self.radio = _chip_model(cfg["chip"])(cfg.get("ce"), cfg.get("irq"),
+            # irq_wire False: the radio's IRQ output goes nowhere, the
+            # board's irq pin (if any) reads its pull-up
+            irq = cfg.get("irq") if irq_wire else None
+            self.radio = _chip_model(cfg["chip"])(cfg.get("ce"), irq,
                                                   medium=medium)
             machine.attach_spi(cfg["spi"], cfg["cs"], self.radio, cfg["chip"])
         import button_model

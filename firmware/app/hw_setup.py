@@ -16,9 +16,10 @@ def _pins(cfg, names):
                     for n in names if cfg.get(n) is not None)
 
 
-def _missing(kind, cfg, bus, pins, err, then):
-    return "%s %s not found (%s %s): %s. %s" % (
-        kind, cfg.get("chip", "?").upper(), bus, _pins(cfg, pins), err, then)
+def _missing(kind, cfg, bus, pins, err, then, what="not found"):
+    return "%s %s %s (%s %s): %s. %s" % (
+        kind, cfg.get("chip", "?").upper(), what, bus, _pins(cfg, pins), err,
+        then)
 
 
 def build_lcd():
@@ -92,20 +93,25 @@ def make_radio():
 
 
 def check_radio(notes):
-    """-> make_radio if the radio answers, else None (and a note). The driver
+    """-> make_radio if the radio answers and its IRQ wire works (a self-test
+    that sends one packet no one hears), else None (and a note). The driver
     is unloaded again: its code stays out of the heap until a wireless game."""
     cfg = getattr(board, "RADIO", None)
     if not cfg:
         return None
+    what = "not found"
     try:
         r = make_radio()
+        what = "miswired"
+        if hasattr(r, "check_irq"):
+            r.check_irq()
         if hasattr(r, "power_down"):
             r.power_down()
         return make_radio
     except _ERRORS as e:
         notes.append(_missing("Radio", cfg, "SPI%s" % cfg.get("spi"),
                               ("sck", "mosi", "miso", "cs", "ce", "irq"), e,
-                              "Wireless match is off"))
+                              "Wireless match is off", what))
         return None
     finally:
         r = None

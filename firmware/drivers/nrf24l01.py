@@ -8,6 +8,7 @@
     if nrf.any(): n = nrf.recv()    # payload in nrf.rx[:n] (n 0 = dropped)
     nrf.send(buf, n)                # True: acknowledged; False: MAX_RT
     nrf.power_down()
+    nrf.check_irq()                 # boot self-test of the IRQ (and CE) wire
 
 Auto-ack with retransmit (SETUP_RETR), 2-byte CRC, 5-byte addresses,
 dynamic payload length (FEATURE.EN_DPL, DYNPD). The original nRF24L01
@@ -17,6 +18,14 @@ nRF24L01+ has no ACTIVATE). RATE_250K needs the nRF24L01+: the nRF24L01
 refuses it with OSError. The chip is powered down
 whenever it is neither listening nor sending (1.5 ms start-up before a send
 from power down). One preallocated buffer each way: no allocation per packet.
+
+The IRQ pin is optional: with it, send_done() reads STATUS only once the
+pin has gone low (the chip pulls it low while TX_DS, MAX_RT or RX_DR is set
+and not masked in CONFIG, until the flag is cleared by writing 1 to it);
+without it, STATUS is polled. Receiving never looks at the pin (any() reads
+FIFO_STATUS). A pin that is not wired to the chip reads high for ever, and
+every send would time out: check_irq() finds that at boot, and send() raises
+OSError when it times out although STATUS shows the send ended.
 """
 import time
 from micropython import const
@@ -56,6 +65,7 @@ _TX_DS = const(0x20)
 _MAX_RT = const(0x10)
 _RX_EMPTY = const(0x01)
 _EN_DPL = const(0x04)
+_RF_PWR = const(0x06)       # RF_SETUP bits 2:1; 00 is -18 dBm
 
 RATE_250K = const(0x20)
 RATE_1M = const(0x00)
@@ -68,6 +78,15 @@ POWER_0DBM = const(0x06)
 _T_PD2STBY = const(1500)    # us: power down -> standby
 _T_SETTLE = const(130)      # us: standby -> RX/TX
 _T_CE_PULSE = const(15)     # us: >= 10 us starts a TX
+_T_POLL = const(50)         # us between two STATUS reads while sending
+_IRQ_TEST_POLLS = const(400)    # >= 20 ms: check_irq's send takes ~2 ms
+
+# check_irq's packet goes to _NOBODY, an address no one listens on (and
+# neither one level shift, 00..FF, nor a run of the 0101 preamble, which the
+# datasheet says noise can match); TX_ADDR and RX_ADDR_P0 then get their
+# reset value back
+_NOBODY = b"\xc5nRQ\x3a"
+_RESET_ADDR = b"\xe7\xe7\xe7\xe7\xe7"
 
 
 class NRF24L01:
@@ -315,6 +334,89 @@ class NRF24L01:
         self._idle()
         return not st & _MAX_RT
 
+    def check_irq(self):
+        """Boot self-test of the IRQ wire (nothing to do without irq).
+
+        Sends one 1-byte packet at -18 dBm on the configured channel to an
+        address no one uses, with auto-ack and no retransmit (ARC 0): no ACK
+        comes, so MAX_RT is set about 0.5 ms after CE goes high (2 ms with
+        the start-up from power down; TX_DS if something did ack it). The
+        chip pulls IRQ low with either flag (CONFIG masks none): an irq pin
+        that still reads high is not wired to it. OSError names the fault
+        (or CE, when no flag comes at all). SETUP_RETR, RF_SETUP and
+        PLOS_CNT are restored, TX_ADDR and RX_ADDR_P0 get their reset value
+        (open_tx_pipe comes before a send), and the chip is left as before:
+        listening or powered down.
+        """
+        irq = self.irq
+        if irq is None:
+            return
+        retr = self._reg_read(_SETUP_RETR)
+        rf = self._reg_read(_RF_SETUP)
+        self._resume = self.listening
+        self.ce(0)
+        self.listening = False
+        self._reg_write(_SETUP_RETR, 0)             # ARD 250 us, ARC 0
+        self._reg_write(_RF_SETUP, rf & ~_RF_PWR)   # -18 dBm
+        self._reg_write_buf(_RX_ADDR_P0, _NOBODY)
+        self._reg_write_buf(_TX_ADDR, _NOBODY)
+        self._power_up(False)
+        self._reg_write(_STATUS, _RX_DR | _TX_DS | _MAX_RT)
+        self._cmd(_FLUSH_TX)
+        self._tx[0] = 0
+        self._b1[0] = _W_TX_PAYLOAD
+        self.cs(0)
+        self.spi.write(self._b1)
+        self.spi.write(self._txv[1])
+        self.cs(1)
+        # CE held high, not pulsed: TX starts once the oscillator is up even
+        # if that takes longer than 1.5 ms; MAX_RT (or an empty FIFO after
+        # TX_DS) ends it, one packet only. The wait is counted in polls, not
+        # by the clock: a host that stalls (the simulator waiting for its
+        # UDP peers) still gets its last polls.
+        self.ce(1)
+        st = 0
+        for _ in range(_IRQ_TEST_POLLS):
+            time.sleep_us(_T_POLL)
+            st = self._cmd(_NOP)
+            if st & (_TX_DS | _MAX_RT):
+                break
+        high = self._irq_high(st)
+        self.ce(0)
+        self._cmd(_FLUSH_TX)
+        self._reg_write(_STATUS, _RX_DR | _TX_DS | _MAX_RT)
+        self._reg_write(_SETUP_RETR, retr)
+        self._reg_write(_RF_SETUP, rf)
+        self._reg_write(_RF_CH, self._reg_read(_RF_CH))  # clears PLOS_CNT
+        self._reg_write_buf(_RX_ADDR_P0, _RESET_ADDR)
+        self._reg_write_buf(_TX_ADDR, _RESET_ADDR)
+        self._idle()
+        if not st & (_TX_DS | _MAX_RT):
+            raise OSError("NRF24L01 did not finish a test send in %d ms "
+                          "(STATUS 0x%02x, no TX_DS or MAX_RT): check the CE "
+                          "wire (ce=%s)"
+                          % (_IRQ_TEST_POLLS * _T_POLL // 1000, st, self.ce))
+        if high:
+            self._irq_error(st)
+
+    def _irq_high(self, st):
+        """True if STATUS `st` has an unmasked interrupt flag but the irq
+        pin stays high, also 100 us later (the pin follows at once)."""
+        if self.irq is None:
+            return False
+        if not st & (_RX_DR | _TX_DS | _MAX_RT) & ~self._reg_read(_CONFIG):
+            return False
+        for _ in range(3):
+            if not self.irq.value():
+                return False
+            time.sleep_us(_T_POLL)
+        return True
+
+    def _irq_error(self, st):
+        raise OSError("NRF24L01 IRQ pin %s stays high while the chip signals "
+                      "an interrupt (STATUS 0x%02x): check the IRQ wire, or "
+                      "leave irq out of the board file" % (self.irq, st))
+
     def _idle(self):
         # back to listening if we were; otherwise nothing to do: power down
         if self._resume:
@@ -331,8 +433,14 @@ class NRF24L01:
             if r is not None:
                 return r
             if time.ticks_diff(time.ticks_us(), t0) > timeout_us:
+                # send_done() waits for the pin: a send STATUS shows ended
+                # while the pin stayed high means the pin is not the chip's
+                st = self._cmd(_NOP)
+                high = self._irq_high(st)
                 self._cmd(_FLUSH_TX)
                 self._reg_write(_STATUS, _TX_DS | _MAX_RT)
                 self._idle()
+                if high:
+                    self._irq_error(st)
                 return False
-            time.sleep_us(50)
+            time.sleep_us(_T_POLL)

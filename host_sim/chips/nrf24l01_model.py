@@ -16,7 +16,11 @@ What a driver sees through SPI, CE and IRQ:
   receiver (same PID and CRC as the previous packet: acked, discarded),
   dynamic payload length (FEATURE.EN_DPL, DYNPD) or static RX_PW_Px,
   ACK payloads;
-- the IRQ pin (active low) for RX_DR, TX_DS and MAX_RT unless masked.
+- the IRQ pin (active low): low while RX_DR, TX_DS or MAX_RT is set in
+  STATUS and its MASK_ bit in CONFIG is 0, high again once every such flag
+  is cleared (writing 1 to it) or masked; driven at power-on (high: STATUS
+  resets to no flags). irq_pin=None is a chip whose IRQ pin is wired to
+  nothing: the micro's pin, if the board names one, reads its pull-up.
 
 The nRF24L01 (plus=False) differs where a driver can tell:
 - FEATURE and DYNPD, and the commands R_RX_PL_WID, W_ACK_PAYLOAD and
