@@ -125,12 +125,10 @@ def test_unknown_and_out_of_place_commands():
     assert out == ["ERROR no game: send START 15 first"] * 2 + [
         "ERROR only a 15x15 board is supported, not 19",
         "ERROR START wants a board size, got 'x'"]
-    out = feed(loop, "START 15", "FROB 1", "7,7", "INFO rule x", "INFO rule 8",
-               "INFO timeout_turn soon", "INFO folder /tmp", "BEGIN", "BEGIN")
+    out = feed(loop, "START 15", "FROB 1", "7,7", "INFO rule x", "INFO folder /tmp",
+               "BEGIN", "BEGIN", "BEGIN")
     assert out == ["OK", "UNKNOWN FROB", "UNKNOWN 7,7",
                    "ERROR INFO rule wants a number, got 'x'",
-                   "ERROR INFO rule 8: caro is not supported",
-                   "ERROR INFO timeout_turn wants a number, got 'soon'",
                    "0,0", "ERROR BEGIN on a board that is not empty"]
     assert loop.rule == 0 and loop.stones == [(0, 0, 1)]
 
@@ -193,3 +191,21 @@ def test_each_reference_brain_runs_the_loop(brain):
     x, y = (int(v) for v in out[2].split(","))
     assert (x, y) != (7, 7) and 0 <= x < 15 and 0 <= y < 15
     assert out[3] == "ERROR 7,7 is occupied" and out[4:] == [""]
+
+
+def test_info_problems_wait_for_the_next_move_command():
+    """The manager does not read answers to INFO (the spec): a problem with
+    one is one ERROR at the next BEGIN, TURN or BOARD, in place of its
+    answer; a later good value of the key clears it."""
+    loop, choose, out = loop_with("START 15", "INFO rule x", "INFO rule 8",
+                                  "INFO timeout_turn soon", "INFO folder /tmp")
+    assert out == ["OK"]
+    assert feed(loop, "BEGIN") == ["ERROR INFO rule 8: caro is not supported; "
+                                   "INFO timeout_turn wants a number, got 'soon'"]
+    assert loop.stones == [] and choose.calls == [] and loop.rule == 0
+    assert feed(loop, "BEGIN") == ["0,0"]
+    out = feed(loop, "INFO rule 8", "INFO rule 4", "INFO", "TURN 5,5", "TURN 5,5")
+    assert out == ["ERROR INFO wants a key and a value", "1,0"]
+    assert loop.rule == 4
+    out = feed(loop, "INFO max_memory x", "BOARD", "7,7,2", "DONE", "BOARD", "7,7,2", "DONE")
+    assert out == ["ERROR INFO max_memory wants a number, got 'x'", "0,0"]

@@ -185,8 +185,9 @@ BAD_INPUT = [
     ("RECTSTART 15,20", "ERROR"), ("TURN", "ERROR"), ("TURN 1", "ERROR"),
     ("TURN a,b", "ERROR"), ("TURN 1,2,3", "ERROR"), ("TURN -1,5", "ERROR"),
     ("TURN 15,0", "ERROR"), ("TURN 7,7", "ERROR"), ("TAKEBACK 3,3", "ERROR"),
-    ("TAKEBACK", "ERROR"), ("INFO rule x", "ERROR"), ("INFO rule 8", "ERROR"),
-    ("INFO", "ERROR"), ("INFO timeout_turn soon", "ERROR"), ("BEGIN", "ERROR"),
+    ("TAKEBACK", "ERROR"), ("INFO rule x\nTURN 8,8", "ERROR"),
+    ("INFO rule 8\nTURN 8,8", "ERROR"), ("INFO\nBEGIN", "ERROR"),
+    ("INFO timeout_turn soon\nBOARD\nDONE", "ERROR"), ("BEGIN", "ERROR"),
     ("HELLO there", "UNKNOWN"), ("42", "UNKNOWN"), ("SWAP2BOARD", "UNKNOWN"),
 ]
 
@@ -288,3 +289,30 @@ def _level2_game(seed, moves=8):
 
 def test_seed_replays_a_search_game():
     assert _level2_game(5) == _level2_game(5)
+
+
+def test_an_info_problem_is_told_at_the_next_move_command(brain):
+    """The spec: the manager does not read the brain's output after INFO, so
+    a problem with one waits for the first TURN, BOARD or BEGIN, answered
+    with one ERROR in place of the move; a later good value of the same key
+    clears it, and nothing else changes."""
+    assert brain.ask("START 15") == "OK"
+    brain.send("INFO rule 8", "INFO timeout_turn soon", "INFO", "INFO rule x", "INFO rule 8")
+    assert brain.silent()
+    answer = brain.ask("BEGIN")
+    assert answer.startswith("ERROR ") and "caro" in answer, answer
+    assert "timeout_turn" in answer and "key" in answer, answer
+    assert brain.silent()
+    # told once; the board is still empty and the rule freestyle
+    assert xy(brain.ask("BEGIN")) == expected_move(0, [])
+    brain.send("INFO rule 8", "INFO rule 4")         # the later rule stands
+    assert brain.silent()
+    assert brain.ask("RESTART") == "OK"
+    moves = [(7, 7), (0, 0), (8, 7), (0, 14), (7, 8), (14, 0), (8, 9), (14, 14)]
+    brain.send("BOARD", *("%d,%d,%d" % (x, y, 1 if i % 2 == 0 else 2)
+                          for i, (x, y) in enumerate(moves)))
+    assert xy(brain.ask("DONE")) == expected_move(4, moves)
+    brain.send("INFO max_memory lots")
+    answer = brain.ask("TURN 0,1")
+    assert answer.startswith("ERROR INFO max_memory"), answer
+    xy(brain.ask("TURN 0,1"))                       # the TURN was not kept: it plays now

@@ -17,7 +17,9 @@ BOARD ... DONE (lines x,y,who: 1 own, 2 opponent, 3 a winning-line marker,
 ignored), TAKEBACK x,y (the last move), PLAY x,y, ABOUT, END. Malformed or
 out-of-place input gets one `ERROR <reason>` (an unknown command
 `UNKNOWN <word>`) and leaves the position as it was; a BOARD block is read
-to its DONE before anything is answered, so the loop stays in step. The
+to its DONE before anything is answered, so the loop stays in step. INFO
+is never answered, as the protocol asks: a bad INFO waits for the next
+BEGIN, TURN or BOARD, which gets its ERROR instead of a move. The
 loop knows the board, not the rules: a move after a five is not refused.
 
 Its line handling (CommandLoop) and input checks (ProtocolError, parse_xy,
@@ -140,6 +142,7 @@ class CommandLoop:
 
     def __init__(self):
         self.board_lines = None  # collecting BOARD ... DONE
+        self.info_errors = {}    # INFO key -> its problem, told at BEGIN/TURN/BOARD
         self.done = False
 
     def handle(self, line):
@@ -149,13 +152,38 @@ class CommandLoop:
         if not line:
             return []
         word, _, arg = line.partition(" ")
-        fn = getattr(self, "cmd_" + word.lower(), None) if word.isalpha() else None
+        word = word.lower()
+        fn = getattr(self, "cmd_" + word, None) if word.isalpha() else None
         if fn is None:
             return ["UNKNOWN " + line.split()[0][:40]]
+        if word == "info":
+            return self._info(fn, arg.strip())
+        if word in ("begin", "turn") and self.info_errors:
+            return [self._info_error()]
         try:
             return fn(arg.strip())
         except ProtocolError as e:
             return ["ERROR " + str(e)]
+
+    def _info(self, fn, arg):
+        """INFO is never answered: the manager does not read the brain after
+        it. A problem waits for the next BEGIN, TURN or BOARD, which it
+        answers instead (the protocol's way); a later good value of the same
+        key forgets it."""
+        key = arg.split(None, 1)[0].lower() if arg else ""
+        try:
+            fn(arg)
+        except ProtocolError as e:
+            self.info_errors[key] = str(e)
+        else:
+            self.info_errors.pop(key, None)
+        return []
+
+    def _info_error(self):
+        """The ERROR line for the INFO problems waiting, which it clears."""
+        text = "; ".join(self.info_errors.values())
+        self.info_errors = {}
+        return "ERROR " + text
 
     def cmd_board(self, arg):
         self.board_lines = []
@@ -167,6 +195,8 @@ class CommandLoop:
                 self.board_lines.append(line)
             return []
         lines, self.board_lines = self.board_lines, None
+        if self.info_errors:
+            return [self._info_error()]
         try:
             return self._board_done(lines)
         except ProtocolError as e:
