@@ -209,3 +209,9 @@ def test_info_problems_wait_for_the_next_move_command():
     assert loop.rule == 4
     out = feed(loop, "INFO max_memory x", "BOARD", "7,7,2", "DONE", "BOARD", "7,7,2", "DONE")
     assert out == ["ERROR INFO max_memory wants a number, got 'x'", "0,0"]
+
+
+def test_swap2board_block_is_one_unknown():
+    loop, choose, out = loop_with("START 15", "SWAP2BOARD", "DONE",
+                                  "SWAP2BOARD", "7,7", "8,7", "9,9", "DONE", "TURN 7,7")
+    assert out == ["OK", "UNKNOWN SWAP2BOARD", "UNKNOWN SWAP2BOARD", "0,0"]

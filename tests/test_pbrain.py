@@ -188,7 +188,7 @@ BAD_INPUT = [
     ("TAKEBACK", "ERROR"), ("INFO rule x\nTURN 8,8", "ERROR"),
     ("INFO rule 8\nTURN 8,8", "ERROR"), ("INFO\nBEGIN", "ERROR"),
     ("INFO timeout_turn soon\nBOARD\nDONE", "ERROR"), ("BEGIN", "ERROR"),
-    ("HELLO there", "UNKNOWN"), ("42", "UNKNOWN"), ("SWAP2BOARD", "UNKNOWN"),
+    ("HELLO there", "UNKNOWN"), ("42", "UNKNOWN"), ("SWAP2BOARD\n7,7\nDONE", "UNKNOWN"),
 ]
 
 
@@ -316,3 +316,14 @@ def test_an_info_problem_is_told_at_the_next_move_command(brain):
     answer = brain.ask("TURN 0,1")
     assert answer.startswith("ERROR INFO max_memory"), answer
     xy(brain.ask("TURN 0,1"))                       # the TURN was not kept: it plays now
+
+
+def test_swap2board_is_read_to_done_and_answered_once(brain):
+    """SWAP2BOARD is a block ending in DONE: one UNKNOWN for it, not one for
+    every line of it."""
+    assert brain.ask("START 15") == "OK"
+    assert brain.ask("SWAP2BOARD", "DONE").startswith("UNKNOWN SWAP2BOARD")
+    assert brain.silent()
+    assert brain.ask("SWAP2BOARD", "7,7", "8,7", "9,9", "DONE").startswith("UNKNOWN")
+    assert brain.silent()
+    assert xy(brain.ask("TURN 7,7")) == expected_move(0, [(7, 7)])

@@ -138,10 +138,12 @@ class CommandLoop:
     """The line handling of BrainLoop and pbrain's Brain: `handle(line)`
     calls `cmd_<word>(arg)` and returns the answer lines (ERROR for a
     ProtocolError, UNKNOWN for a word with no cmd_). A BOARD block is read
-    to DONE whatever the state, then given to `_board_done(lines)`."""
+    to DONE whatever the state, then given to `_board_done(lines)`; a
+    SWAP2BOARD block is read to DONE and answered UNKNOWN."""
 
     def __init__(self):
-        self.board_lines = None  # collecting BOARD ... DONE
+        self.board_lines = None  # collecting BOARD (or SWAP2BOARD) ... DONE
+        self.block = "BOARD"
         self.info_errors = {}    # INFO key -> its problem, told at BEGIN/TURN/BOARD
         self.done = False
 
@@ -153,7 +155,7 @@ class CommandLoop:
             return []
         word, _, arg = line.partition(" ")
         word = word.lower()
-        fn = getattr(self, "cmd_" + word, None) if word.isalpha() else None
+        fn = getattr(self, "cmd_" + word, None) if word.isalnum() else None
         if fn is None:
             return ["UNKNOWN " + line.split()[0][:40]]
         if word == "info":
@@ -187,6 +189,14 @@ class CommandLoop:
 
     def cmd_board(self, arg):
         self.board_lines = []
+        self.block = "BOARD"
+        return []
+
+    def cmd_swap2board(self, arg):
+        """Swap2 is not played, but its block is read to DONE and answered
+        once (UNKNOWN), so the loop stays in step."""
+        self.board_lines = []
+        self.block = "SWAP2BOARD"
         return []
 
     def _board_line(self, line):
@@ -195,6 +205,8 @@ class CommandLoop:
                 self.board_lines.append(line)
             return []
         lines, self.board_lines = self.board_lines, None
+        if self.block != "BOARD":
+            return ["UNKNOWN " + self.block]
         if self.info_errors:
             return [self._info_error()]
         try:

@@ -16,6 +16,7 @@ Commands (one a line, case-insensitive; x = column, y = row, 0-based):
   TAKEBACK x,y        take back the last move (x,y); answers OK
   PLAY x,y            the brain must play x,y (answers x,y)
   ABOUT               name="...", version="...", author="...", country="..."
+  SWAP2BOARD ... DONE not played: read through DONE, answered UNKNOWN
   END                 exit
 Answers: a move `x,y`, `OK`, or `ERROR <reason>` / `UNKNOWN <command>` for
 malformed or unknown input, after which the brain keeps running and its
