@@ -225,6 +225,45 @@ def test_a_full_flash_is_reported_in_the_players_words(flash, monkeypatch):
     assert not (flash / savegame.PATH).exists()
 
 
+def _message_line(snap):
+    """The text the message line reads in a snapshot of its pixels."""
+    from host_sim.device import rgb888
+    from host_sim.terminal import read_text
+    view = layout(board_sim)
+    rgb = b"".join(bytes(rgb888(p)) for p in snap)
+    return [t[2] for t in read_text(rgb, 240, view.message.h)]
+
+
+def test_a_failed_save_stays_on_screen_after_the_move(flash, monkeypatch):
+    """"Not saved: flash full" is still there for the player to read once
+    the move is drawn: the line is not cleared after the failed save (two
+    players: no AI reply says it again)."""
+    import builtins
+    import errno
+    import savegame
+    real = builtins.open
+
+    def full(path, mode="r", *a, **k):
+        if path == savegame.TMP and "w" in mode:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real(path, mode, *a, **k)
+    monkeypatch.setattr(builtins, "open", full)
+    view = layout(board_sim)
+    line = [(x, view.message.y + y) for y in range(view.message.h)
+            for x in range(240)]
+    s = Script()
+    s.start_two_players()
+    s.place(7 * 15 + 7)
+    s.wait(200)
+    s.snap("msg1", line)
+    s.place(7 * 15 + 8)
+    s.wait(200)
+    s.snap("msg2", line)
+    dev = run_device(board_sim, s.end(), str(flash))
+    assert _message_line(dev.snaps["msg1"]) == ["Not saved: flash full"]
+    assert _message_line(dev.snaps["msg2"]) == ["Not saved: flash full"]
+
+
 def test_a_firmware_fault_is_shown_and_the_game_restarts(tmp_path, capsys):
     """Any exception out of the game (here a RuntimeError, which the old
     list of caught types missed: the device dropped to the REPL with the

@@ -323,7 +323,6 @@ class App:
         except ValueError as e:
             self.refuse(self.game, i, e)
             return False
-        self.say("")
         return True
 
     def refuse(self, g, i, e):
@@ -349,6 +348,7 @@ class App:
             savegame.clear()
         else:
             self.update_status()
+            self.say("")        # before the save: its failure must stay shown
             self.save()
         gc.collect()
 
@@ -364,7 +364,6 @@ class App:
         self.say("AI thinking...")
         gc.collect()
         i = ai.best_move(self.game, self.level)
-        self.say("")
         self.apply(i)
         self.controls.settle()
 
