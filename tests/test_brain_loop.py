@@ -136,10 +136,11 @@ def test_unknown_and_out_of_place_commands():
 def test_takeback_play_restart_and_end():
     loop, choose, out = loop_with("start 15", "turn 7,7", "TAKEBACK 7,7", "TAKEBACK 0,0",
                                   "TAKEBACK 7,7", "TAKEBACK 7,7", "PLAY 7,7", "PLAY 3,3",
-                                  "RESTART", "RECTSTART 15,15", "RECTSTART 20,15")
+                                  "TURN 3,3", "RESTART", "RECTSTART 15,15", "RECTSTART 20,15")
     assert out == ["OK", "0,0", "ERROR TAKEBACK 7,7: the last move is 0,0", "OK", "OK",
-                   "ERROR TAKEBACK on an empty board", "7,7", "3,3", "OK", "OK",
-                   "ERROR only a 15x15 board is supported, not 20x15"]
+                   "ERROR TAKEBACK on an empty board", "7,7",
+                   "ERROR PLAY: it is the opponent's turn (the brain plays black)", "0,0",
+                   "OK", "OK", "ERROR only a 15x15 board is supported, not 20x15"]
     assert loop.stones == [] and not loop.done
     assert feed(loop, "END") == [] and loop.done
 
@@ -215,3 +216,14 @@ def test_swap2board_block_is_one_unknown():
     loop, choose, out = loop_with("START 15", "SWAP2BOARD", "DONE",
                                   "SWAP2BOARD", "7,7", "8,7", "9,9", "DONE", "TURN 7,7")
     assert out == ["OK", "UNKNOWN SWAP2BOARD", "UNKNOWN SWAP2BOARD", "0,0"]
+
+
+def test_turn_and_play_out_of_turn_change_nothing():
+    loop, choose, out = loop_with("START 15", "TURN 7,7", "PLAY 3,3")
+    assert out[-1].startswith("ERROR ") and loop.stones == [(7, 7, 2), (0, 0, 1)]
+    out = feed(loop, "TAKEBACK 0,0", "TURN 3,3")
+    assert out[0] == "OK" and out[1].startswith("ERROR ")
+    assert loop.stones == [(7, 7, 2)]
+    assert feed(loop, "PLAY 3,3", "TURN 4,4") == ["3,3", "0,0"]
+    grid, me, _, _ = choose.calls[-1]
+    assert me == 2 and grid[7][7] == grid[4][4] == 1 and grid[3][3] == 2

@@ -199,10 +199,11 @@ def test_bad_input_is_answered_and_changes_nothing(brain):
         answer = brain.ask(line)
         assert answer.split()[0] == word, (line, answer)
         assert len(answer) > len(word) + 1, "no reason given for %r" % line
-    # the game is as it was: the last move can be taken back, and the
-    # position answers as before
+    # the game is as it was: the last two moves can be taken back, and the
+    # brain plays on
     assert brain.ask("TAKEBACK %d,%d" % first) == "OK"
-    assert xy(brain.ask("TURN 8,8")) == expected_move(0, [(7, 7), (8, 8)])
+    assert brain.ask("TAKEBACK 7,7") == "OK"
+    assert xy(brain.ask("TURN 8,8")) == expected_move(0, [(8, 8)])
 
 
 BAD_BOARDS = [
@@ -327,3 +328,15 @@ def test_swap2board_is_read_to_done_and_answered_once(brain):
     assert brain.ask("SWAP2BOARD", "7,7", "8,7", "9,9", "DONE").startswith("UNKNOWN")
     assert brain.silent()
     assert xy(brain.ask("TURN 7,7")) == expected_move(0, [(7, 7)])
+
+
+def test_turn_and_play_out_of_turn_are_refused(brain):
+    """PLAY is the brain's own move and TURN the opponent's: each out of
+    turn is an ERROR, not a stone of the wrong colour."""
+    assert brain.ask("START 15") == "OK"
+    first = xy(brain.ask("TURN 7,7"))                # the brain is white
+    assert brain.ask("PLAY 3,3").startswith("ERROR "), "the opponent is to move"
+    assert brain.ask("TAKEBACK %d,%d" % first) == "OK"
+    assert brain.ask("TURN 3,3").startswith("ERROR "), "the brain is to move"
+    assert brain.ask("PLAY 3,3") == "3,3"
+    assert xy(brain.ask("TURN 4,4")) == expected_move(0, [(7, 7), (3, 3), (4, 4)])

@@ -14,8 +14,9 @@ or None. A ValueError from it is answered with ERROR.
 Commands as tools/pbrain.py takes them (one a line, case-insensitive):
 START 15, RECTSTART 15,15, RESTART, INFO key value, BEGIN, TURN x,y,
 BOARD ... DONE (lines x,y,who: 1 own, 2 opponent, 3 a winning-line marker,
-ignored), TAKEBACK x,y (the last move), PLAY x,y, ABOUT, END. Malformed or
-out-of-place input gets one `ERROR <reason>` (an unknown command
+ignored), TAKEBACK x,y (the last move), PLAY x,y (the brain's move, on
+its turn), ABOUT, END. Malformed or out-of-place input (TURN on the
+brain's turn too) gets one `ERROR <reason>` (an unknown command
 `UNKNOWN <word>`) and leaves the position as it was; a BOARD block is read
 to its DONE before anything is answered, so the loop stays in step. INFO
 is never answered, as the protocol asks: a bad INFO waits for the next
@@ -252,11 +253,21 @@ class BrainLoop(CommandLoop):
         self.name = name
         self.rule = 0
         self.stones = None       # None before START; (x, y, 1 own / 2 opponent) in order
+        self.own = None          # the brain's colour (1 black, 2 white) once it moved
 
     # -- position ------------------------------------------------------------
     def _need_game(self):
         if self.stones is None:
             raise ProtocolError("no game: send START 15 first")
+
+    def _check_turn(self, brain, cmd):
+        """ProtocolError unless the side to move is the brain (PLAY) or its
+        opponent (TURN): a stone out of turn would take the other colour."""
+        to_move = 1 if len(self.stones) % 2 == 0 else 2
+        if self.own is None or (to_move == self.own) == brain:
+            return
+        raise ProtocolError("%s: it is the %s's turn (the brain plays %s)" % (
+            cmd, "opponent" if brain else "brain", ("black", "white")[self.own - 1]))
 
     def _free(self, x, y, stones):
         if any(s[0] == x and s[1] == y for s in stones):
@@ -282,11 +293,13 @@ class BrainLoop(CommandLoop):
         if any(s[0] == x and s[1] == y for s in stones):
             raise ProtocolError("engine chose %d,%d, which is occupied" % (x, y))
         self.stones = stones + [(x, y, 1)]
+        self.own = me
         return ["%d,%d" % (x, y)]
 
     # -- commands --------------------------------------------------------------
     def _reset(self):
         self.stones = []
+        self.own = None
 
     def cmd_info(self, arg):
         key, value = parse_info(arg)
@@ -303,13 +316,16 @@ class BrainLoop(CommandLoop):
     def cmd_turn(self, arg):
         self._need_game()
         x, y = parse_xy(arg)
+        self._check_turn(False, "TURN")
         self._free(x, y, self.stones)
         return self._reply(self.stones + [(x, y, 2)])
 
     def cmd_play(self, arg):
         self._need_game()
         x, y = parse_xy(arg)
+        self._check_turn(True, "PLAY")
         self._free(x, y, self.stones)
+        self.own = 1 if len(self.stones) % 2 == 0 else 2
         self.stones = self.stones + [(x, y, 1)]
         return ["%d,%d" % (x, y)]
 
@@ -322,6 +338,8 @@ class BrainLoop(CommandLoop):
             raise ProtocolError("TAKEBACK %d,%d: the last move is %d,%d"
                                 % ((x, y) + self.stones[-1][:2]))
         self.stones = self.stones[:-1]
+        if not self.stones:
+            self.own = None      # back to the start: either side may open
         return ["OK"]
 
     def _board_done(self, lines):

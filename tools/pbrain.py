@@ -14,7 +14,8 @@ Commands (one a line, case-insensitive; x = column, y = row, 0-based):
   ...                 marker of a continuous game: ignored), then DONE: a
   DONE                whole position; the brain answers its move
   TAKEBACK x,y        take back the last move (x,y); answers OK
-  PLAY x,y            the brain must play x,y (answers x,y)
+  PLAY x,y            the brain must play x,y (answers x,y); ERROR when it
+                      is the opponent's turn, as TURN is when it is the brain's
   ABOUT               name="...", version="...", author="...", country="..."
   SWAP2BOARD ... DONE not played: read through DONE, answered UNKNOWN
   END                 exit
@@ -67,6 +68,7 @@ class Brain(CommandLoop):
         self.info = {}
         self.game = None        # gomoku.Game once STARTed
         self.moves = []         # (x, y) in play order, for rebuilding
+        self.own = None         # the brain's colour (1 black, 2 white) once it moved
 
     # -- game state ----------------------------------------------------
     def _new_game(self, moves=(), rule=None):
@@ -84,6 +86,15 @@ class Brain(CommandLoop):
     def _need_game(self):
         if self.game is None:
             raise ProtocolError("no game: send START 15 first")
+
+    def _check_turn(self, brain, cmd):
+        """ProtocolError unless the side to move is the brain (PLAY) or its
+        opponent (TURN): a stone out of turn would take the other colour."""
+        g = self.game
+        if self.own is None or g.winner or (g.turn == self.own) == brain:
+            return
+        raise ProtocolError("%s: it is the %s's turn (the brain plays %s)" % (
+            cmd, "opponent" if brain else "brain", ("black", "white")[self.own - 1]))
 
     def _opponent(self, x, y):
         g = self.game
@@ -108,7 +119,9 @@ class Brain(CommandLoop):
         except ValueError as e:
             raise ProtocolError("engine: %s" % e) from None
         x, y = m % SIZE, m // SIZE
+        own = g.turn
         g.play(x, y)
+        self.own = own
         self.moves.append((x, y))
         return "%d,%d" % (x, y)
 
@@ -122,6 +135,7 @@ class Brain(CommandLoop):
     # -- commands ----------------------------------------------------------
     def _reset(self):
         self.game, self.moves = self._new_game()
+        self.own = None
 
     def cmd_info(self, arg):
         key, value = parse_info(arg)
@@ -142,14 +156,19 @@ class Brain(CommandLoop):
     def cmd_turn(self, arg):
         self._need_game()
         x, y = parse_xy(arg)
+        self._check_turn(False, "TURN")
         saved = list(self.moves)
         self._opponent(x, y)
         return [self._reply_or_restore(saved)]
 
     def cmd_play(self, arg):
+        """The brain's own move, imposed (the answer to a SUGGEST)."""
         self._need_game()
         x, y = parse_xy(arg)
+        self._check_turn(True, "PLAY")
+        own = self.game.turn
         self._opponent(x, y)
+        self.own = own
         return ["%d,%d" % (x, y)]
 
     def cmd_takeback(self, arg):
@@ -162,6 +181,8 @@ class Brain(CommandLoop):
                                 % ((x, y) + self.moves[-1]))
         self.game.undo()
         self.moves.pop()
+        if not self.moves:
+            self.own = None     # back to the start: either side may open
         return ["OK"]
 
     def _board_done(self, lines):
