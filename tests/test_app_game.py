@@ -416,3 +416,33 @@ def test_new_game_from_the_pause_menu_gives_up_the_old_save(flash):
     assert board_from(dev, "after") == [0] * 225
     import savegame
     assert savegame.load() == (None, None)
+
+
+def _screen_text(rig, label):
+    from host_sim.device import rgb888
+    from host_sim.terminal import read_text
+    rgb = b"".join(bytes(rgb888(p)) for p in rig.snaps[label])
+    return [t[2] for t in read_text(rgb, 240, 240)]
+
+
+def test_undo_to_an_empty_board_leaves_nothing_to_resume(flash):
+    """Every move taken back: there is no game to offer after a reset
+    (it offered "Saved game found: ... 0 moves"), the menu comes up."""
+    whole = [(x, y) for y in range(240) for x in range(240)]
+    s = Script()
+    s.tap("place")          # Start: vs AI, you play black
+    s.wait(300)
+    s.place(7 * 15 + 7)
+    s.wait(300)
+    s.tap("back")           # your move and the AI's reply taken back
+    s.wait(300)
+    s.reset()
+    s.wait(1500)
+    s.snap("boot", whole)
+    dev = run_device(board_sim, s.end(), flash)
+    assert dev.resets == 1
+    said = _screen_text(dev, "boot")
+    assert not [t for t in said if "Saved game" in t], said
+    assert "> Start" in said
+    import savegame
+    assert savegame.load() == (None, None)

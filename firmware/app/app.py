@@ -391,7 +391,10 @@ class App:
         view.set_last(self.moves[self.n - 1] if self.n else -1)
         self.update_status()
         self.say("Undone")
-        self.save()
+        if self.n:
+            self.save()
+        else:
+            savegame.clear()    # all taken back: no game to offer at boot
         gc.collect()
 
     def pause_menu(self):
