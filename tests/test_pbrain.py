@@ -340,3 +340,22 @@ def test_turn_and_play_out_of_turn_are_refused(brain):
     assert brain.ask("TURN 3,3").startswith("ERROR "), "the brain is to move"
     assert brain.ask("PLAY 3,3") == "3,3"
     assert xy(brain.ask("TURN 4,4")) == expected_move(0, [(7, 7), (3, 3), (4, 4)])
+
+
+def test_readme_documents_every_option_and_level(monkeypatch):
+    """README's pbrain entry names each command-line option pbrain takes
+    (--seed was missing) and each level it plays."""
+    helptext = subprocess.run([sys.executable, str(ROOT / "tools" / "pbrain.py"), "--help"],
+                              capture_output=True, text=True, timeout=60).stdout
+    options = set(re.findall(r"(--[a-z-]+)", helptext)) - {"--help"}
+    readme = (ROOT / "README.md").read_text()
+    entry = readme[readme.index("tools/pbrain.py --level"):]
+    entry = entry[:entry.index("\n- ")]
+    assert options == {"--level", "--seed"}
+    for opt in options:
+        assert opt in entry, opt
+    monkeypatch.syspath_prepend(str(ROOT / "tools"))
+    import pbrain
+    levels = pbrain.engine_levels()
+    assert "%s (the default)" % levels[0] in entry
+    assert " or %d" % levels[-1] in entry
