@@ -446,3 +446,19 @@ def test_undo_to_an_empty_board_leaves_nothing_to_resume(flash):
     assert "> Start" in said
     import savegame
     assert savegame.load() == (None, None)
+
+
+def test_resume_offer_counts_one_move_in_the_singular(flash):
+    whole = [(x, y) for y in range(240) for x in range(240)]
+    s = Script()
+    s.start_two_players()
+    s.place(7 * 15 + 7)
+    s.wait(300)
+    s.reset()
+    s.wait(1500)
+    s.snap("boot", whole)
+    dev = run_device(board_sim, s.end(), flash)
+    said = _screen_text(dev, "boot")
+    # (the reader cannot start a run on "1": its glyph's first column is
+    # blank, so the line reads "move" for "1 move")
+    assert "move" in said and "moves" not in said, said

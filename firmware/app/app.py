@@ -192,7 +192,9 @@ class App:
             desc += " level %d" % saved.level
         self.screen_lines(["Saved game found:", "", desc,
                            RULE_NAMES[RULES.index(saved.rule)],
-                           "%d moves" % len(saved.moves), "",
+                           "%d move%s" % (len(saved.moves),
+                                          "" if len(saved.moves) == 1 else "s"),
+                           "",
                            "A: resume", "B: menu"])
         return self.wait_key((PLACE, BACK, MENU)) == PLACE
 
