@@ -24,9 +24,9 @@ malformed or unknown input, after which the brain keeps running and its
 game is unchanged; a BOARD block is read through DONE before it is
 answered, even with no game. INFO is never answered (the manager does not
 read it): a bad one (INFO rule 8, a number key with no number) is one
-ERROR at the next BEGIN, TURN or BOARD, in place of its move. Every line is flushed. The line handling
-and input checks (x,y, START sizes, INFO, BOARD lines) are
-tools/brainloop.py's, the reference brains' loop.
+ERROR at the next BEGIN, TURN or BOARD, in place of its move. Every line
+is flushed. The line handling and input checks (x,y, START sizes, INFO,
+BOARD lines) are tools/brainloop.py's, the reference brains' loop.
 """
 import argparse
 import sys
