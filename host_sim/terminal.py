@@ -96,8 +96,14 @@ def read_text(rgb, w, h, fw=6, fh=8):
     (stones, grid) are not on a clean cell of one background, or stand
     alone, and are left to the picture."""
     glyphs = _glyphs()
-    firsts = set(k[0] for k in glyphs if k[0])
-    seconds = set(k[1] for k in glyphs if not k[0])
+    # [(k, the first inked column of each glyph whose first k are blank)]
+    lead = {}
+    for key in glyphs:
+        k = 0
+        while not key[k]:
+            k += 1
+        lead.setdefault(k, set()).add(key[k])
+    leads = sorted(lead.items())
     stride = 3 * w
     colmask = {}            # colour -> per column: bit y set where it is
     for y in range(h):
@@ -125,15 +131,18 @@ def read_text(rgb, w, h, fw=6, fh=8):
                 if not code or (taken[x] >> y0) & full:
                     x += 1
                     continue
-                if code in firsts and not (cm[x + fw - 1] >> y0) & full:
-                    start = x
-                elif x and code in seconds and not (cm[x - 1] >> y0) & full:
-                    start = x - 1   # a glyph whose first column is blank
-                else:
-                    x += 1
-                    continue
-                run = _run(colmask, cm, glyphs, rgb, stride, w, start, y0,
-                           fw, fh)
+                # a glyph starting here, or one whose first k columns are
+                # blank starting k columns earlier ("1" is 00 42 ..., "2"
+                # 42 ...): the first of them that reads as a run
+                run = None
+                for k, codes in leads:
+                    start = x - k
+                    if start >= 0 and code in codes and not (
+                            k and (cm[x - 1] >> y0) & full):
+                        run = _run(colmask, cm, glyphs, rgb, stride, w, start,
+                                   y0, fw, fh)
+                        if run is not None:
+                            break
                 if run is None:
                     x += 1
                     continue

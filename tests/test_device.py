@@ -225,6 +225,36 @@ def test_half_blocks_colours():
     assert terminal.fit(240, 240, 80, 38) == (76, 76)
 
 
+def render_text(lines, w=240, fg=(255, 255, 255), bg=(0, 0, 40)):
+    """RGB888 of text lines in the firmware's font, 6 x 8 cells, as the LCD
+    drivers draw it (a blank column and row after each glyph)."""
+    import font5x7 as f
+    h = 8 * len(lines)
+    px = bytearray(bytes(bg) * (w * h))
+    for row, text in enumerate(lines):
+        for i, ch in enumerate(text):
+            k = 5 * (ord(ch) - f.FIRST)
+            for col in range(5):
+                bits = f.GLYPHS[k + col]
+                for y in range(7):
+                    if bits >> y & 1:
+                        a = 3 * ((8 * row + y) * w + 6 * i + col)
+                        px[a:a + 3] = bytes(fg)
+    return bytes(px), w, h
+
+
+def test_read_text_reads_every_glyph_and_a_leading_one():
+    """The terminal's text comes from the pixels: every character of the
+    font, and a "1" (its first column blank) at the start of a word even
+    where its next column looks like the start of a "2"."""
+    import font5x7 as f
+    every = "".join(chr(c) for c in range(f.FIRST + 1, f.LAST + 1))
+    lines = [every[:38], every[38:76], every[76:], "1 move", "x 1 12 21 1"]
+    rgb, w, h = render_text(lines)
+    found = [(y // 8, text) for x, y, text, fg, bg in terminal.read_text(rgb, w, h)]
+    assert found == list(enumerate(lines))
+
+
 def test_window_front_end_with_sdl_dummy(tmp_path, monkeypatch):
     monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
     import pygame           # pinned in requirements.txt: missing is a failure
