@@ -196,9 +196,9 @@ def test_occupied_point_is_refused_in_the_players_words(flash):
     assert stones.count(bv.BLACK) == 1 and bv.WHITE not in stones
 
 
-def test_a_full_flash_is_reported_in_the_players_words(flash, monkeypatch):
-    """A save that cannot be written says so plainly ("Not saved: flash
-    full"), not with the OS's errno text; the game goes on."""
+@pytest.fixture
+def flash_full(monkeypatch):
+    """Writing the save's temp file fails as a full flash does (ENOSPC)."""
     import builtins
     import errno
     import savegame
@@ -209,6 +209,12 @@ def test_a_full_flash_is_reported_in_the_players_words(flash, monkeypatch):
             raise OSError(errno.ENOSPC, "No space left on device")
         return real(path, mode, *a, **k)
     monkeypatch.setattr(builtins, "open", full)
+
+
+def test_a_full_flash_is_reported_in_the_players_words(flash, flash_full):
+    """A save that cannot be written says so plainly ("Not saved: flash
+    full"), not with the OS's errno text; the game goes on."""
+    import savegame
     view = layout(board_sim)
     s = Script()
     s.start_two_players()
@@ -234,20 +240,10 @@ def _message_line(snap):
     return [t[2] for t in read_text(rgb, 240, view.message.h)]
 
 
-def test_a_failed_save_stays_on_screen_after_the_move(flash, monkeypatch):
+def test_a_failed_save_stays_on_screen_after_the_move(flash, flash_full):
     """"Not saved: flash full" is still there for the player to read once
     the move is drawn: the line is not cleared after the failed save (two
     players: no AI reply says it again)."""
-    import builtins
-    import errno
-    import savegame
-    real = builtins.open
-
-    def full(path, mode="r", *a, **k):
-        if path == savegame.TMP and "w" in mode:
-            raise OSError(errno.ENOSPC, "No space left on device")
-        return real(path, mode, *a, **k)
-    monkeypatch.setattr(builtins, "open", full)
     view = layout(board_sim)
     line = [(x, view.message.y + y) for y in range(view.message.h)
             for x in range(240)]
