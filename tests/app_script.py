@@ -48,6 +48,26 @@ class Script:
         self.tap("place")
         self.wait(300)
 
+    def note_then_a_move_vs_ai(self, view):
+        """A boot note on screen (snapshot "note"), dismissed; Mode steps
+        from vs AI to 2 players and on, which must be vs AI again (no
+        Wireless without a radio); Start; one move and the AI's reply
+        (snapshot "stones")."""
+        self.snap("note", [(x, y) for x in range(0, 240, 3)
+                           for y in range(0, 80, 2)])
+        self.tap("place")       # dismiss the note
+        self.tap("menu")        # Mode
+        self.tap("place")       # 2 players
+        self.tap("place")       # vs AI again
+        import app
+        for _ in range(4 if len(app.ai_levels()) > 1 else 3):
+            self.tap("menu")    # (Level when there are levels) Rule, Black, Start
+        self.tap("place")
+        self.wait(300)
+        self.place(7 * 15 + 8)
+        self.wait(400)
+        self.snap("stones", [stone_point(view, i) for i in range(225)])
+
     def tap(self, name, hold=80, gap=120):
         self.at("tap", name, hold)
         self.t += hold + gap

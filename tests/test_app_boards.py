@@ -56,23 +56,8 @@ def test_missing_display_is_named_and_retried(tmp_path, capsys):
 
 
 def test_missing_radio_is_named_and_wireless_is_not_offered(flash, capsys):
-    view = layout(board_sim)
     s = Script(start_ms=700)
-    s.snap("note", [(x, y) for x in range(0, 240, 3)
-                    for y in range(0, 80, 2)])
-    s.tap("place")      # dismiss the note
-    s.tap("menu")       # Mode
-    s.tap("place")      # 2 players
-    s.tap("place")      # vs AI again: no third mode without a radio
-    import app
-    lines = 4 if len(app.ai_levels()) > 1 else 3
-    for _ in range(lines):
-        s.tap("menu")   # (Level when there are levels) Rule, Black, Start
-    s.tap("place")
-    s.wait(300)
-    s.place(7 * 15 + 8)
-    s.wait(400)
-    s.snap("stones", [stone_point(view, i) for i in range(225)])
+    s.note_then_a_move_vs_ai(layout(board_sim))
     dev = run_device(board_sim, s.end(), str(flash), radio=False)
     out = capsys.readouterr().out
     assert "Radio NRF24L01 not found (SPI0 sck=6 mosi=7 miso=4 cs=5 ce=14 " \

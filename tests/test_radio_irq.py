@@ -24,7 +24,7 @@ import board_sim  # noqa: E402
 import board_view as bv  # noqa: E402
 import upy  # noqa: E402
 from test_radio_driver import driver, node  # noqa: E402
-from app_script import Script, layout, run_device, stone_point  # noqa: E402
+from app_script import Script, layout, run_device  # noqa: E402
 
 IRQ_MSG = ("NRF24L01 IRQ pin Pin(22) stays high while the chip signals an "
            "interrupt")
@@ -206,24 +206,10 @@ for wired in (True, False):
 
 # ---- the app: a note at boot, local play still works ------------------------
 
-def test_boot_note_on_screen_and_console_and_two_players_still_work(flash,
+def test_boot_note_on_screen_and_console_and_play_still_works(flash,
                                                                      capsys):
-    view = layout(board_sim)
     s = Script(start_ms=700)
-    s.snap("note", [(x, y) for x in range(0, 240, 3)
-                    for y in range(0, 80, 2)])
-    s.tap("place")      # dismiss the note
-    s.tap("menu")       # Mode
-    s.tap("place")      # 2 players
-    s.tap("place")      # vs AI again: no Wireless without a working radio
-    import app
-    for _ in range(4 if len(app.ai_levels()) > 1 else 3):
-        s.tap("menu")   # (Level) Rule, Black, Start
-    s.tap("place")
-    s.wait(300)
-    s.place(7 * 15 + 8)
-    s.wait(400)
-    s.snap("stones", [stone_point(view, i) for i in range(225)])
+    s.note_then_a_move_vs_ai(layout(board_sim))
     dev = run_device(board_sim, s.end(), str(flash), irq_wire=False)
     out = capsys.readouterr().out
     assert ("Radio NRF24L01 miswired (SPI0 sck=6 mosi=7 miso=4 cs=5 ce=14 "
