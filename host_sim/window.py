@@ -73,6 +73,16 @@ class WindowView:
         self.scale = scale
         self.shots_dir = shots_dir
         pygame.display.init()     # no audio: nothing to play, no ALSA noise
+        driver = pygame.display.get_driver()
+        if (driver in ("offscreen", "dummy")
+                and os.environ.get("SDL_VIDEODRIVER") != driver):
+            # SDL found no display and fell back by itself to a driver that
+            # shows nothing: the run would go on with no window at all
+            pygame.display.quit()
+            raise pygame.error(
+                "no display (SDL fell back to its %r driver, which shows "
+                "nothing); use --terminal or --headless (two handhelds: "
+                "make sim-pair-tmux)" % driver)
         pygame.font.init()
         lcd = device.lcd
         self.screen_rect, self.rects, size = layout(

@@ -327,6 +327,26 @@ def test_cli_headless_script_shots_and_trace(tmp_path):
     assert out.returncode != 0 and "no board 'nope'" in out.stderr
 
 
+def test_cli_window_without_a_display_says_so(tmp_path):
+    """--window (make sim-pair) with no display: SDL falls back to its
+    invisible offscreen driver, and the run went on with no window and no
+    word; it must stop and name the front ends that work."""
+    import subprocess
+    import sys
+    if os.name == "nt" or os.uname().sysname == "Darwin":
+        pytest.skip("a display is always there")
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER")}
+    env["PYGAME_HIDE_SUPPORT_PROMPT"] = "1"
+    cmd = [sys.executable, "-m", "host_sim", "--window", "--until", "300",
+           "--flash", str(tmp_path / "flash")]
+    out = subprocess.run(cmd, cwd=str(host_sim.ROOT), capture_output=True,
+                         text=True, timeout=120, env=env,
+                         stdin=subprocess.DEVNULL)
+    assert out.returncode != 0, out.stdout
+    assert "no window" in out.stderr and "--terminal" in out.stderr, out.stderr
+
+
 def test_cli_erase_removes_only_the_firmware_files(tmp_path):
     from host_sim import __main__ as cli
     for name in ("gomoku.cfg", "gomoku.sav", "gomoku.mat", "notes.txt"):
