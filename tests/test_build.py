@@ -309,6 +309,22 @@ def test_deploy_refuses_a_missing_or_incomplete_build(tmp_path, capsys):
         deploy.deploy_command("pico_lcd13", "auto", tmp_path)
 
 
+def test_deploy_failure_hint_names_the_port_it_tried(built, monkeypatch,
+                                                    capsys):
+    """mpremote failing (no board): the hint asked "is the board on auto"
+    with the default PORT; auto is no port: it means the first USB serial
+    port, so say that."""
+    root, _ = built["pico_lcd13"]
+    monkeypatch.setattr(deploy.subprocess, "call", lambda cmd: 1)
+    assert deploy.main(["--board", "pico_lcd13", "--build", str(root)]) == 1
+    err = capsys.readouterr().err
+    assert "on auto" not in err
+    assert "plugged in" in err and "PORT=" in err, err
+    assert deploy.main(["--board", "pico_lcd13", "--build", str(root),
+                        "--port", "/dev/ttyACM0"]) == 1
+    assert "is the board on /dev/ttyACM0" in capsys.readouterr().err
+
+
 def check_game(out, board, expected, winner):
     assert built_device.lines_with(out, "BOARD") == [board]
     assert built_device.lines_with(out, "RESULT") == ["end"]

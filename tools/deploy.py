@@ -202,10 +202,13 @@ def main(argv=None):
         return 0
     rc = subprocess.call(cmd)
     if rc:
+        where = ("is the board on %s" % args.port if args.port != "auto" else
+                 "is the board plugged in over USB (PORT=auto takes the first "
+                 "USB serial port; name it with PORT=/dev/tty...)")
         print("deploy: mpremote exited %d: see its output above (\"deploy "
-              "refused\" says what to change; otherwise: is the board on %s, "
-              "running MicroPython, and no other program holding the port?)"
-              % (rc, args.port), file=sys.stderr)
+              "refused\" says what to change; otherwise: %s, running "
+              "MicroPython, and no other program holding the port?)"
+              % (rc, where), file=sys.stderr)
     return rc
 
 
