@@ -41,3 +41,23 @@ def test_the_check_rejects_what_a_port_does_not_have(tmp_path, monkeypatch):
     errors, _ = typecheck.check("rp2")
     lines = sorted(d["range"]["start"]["line"] + 1 for d in errors)
     assert lines == [7, 8, 9], [typecheck.format_diag(d) for d in errors]
+
+
+def test_a_python_without_pyright_is_told_to_use_the_venv(tmp_path):
+    """`python tools/typecheck.py` with a Python that is not the project's
+    .venv: it installed the stubs into that Python's prefix, then died in a
+    FileNotFoundError traceback for pyright. It must stop first, saying
+    which Python to use, and write nothing."""
+    import os
+    import subprocess
+    bare = tmp_path / "bare"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(bare)],
+                   check=True)
+    python = bare / "bin" / "python"
+    env = dict(os.environ, PATH=str(bare / "bin") + os.pathsep + "/usr/bin:/bin")
+    out = subprocess.run([str(python), str(ROOT / "tools" / "typecheck.py")],
+                         capture_output=True, text=True, timeout=120, env=env)
+    assert out.returncode != 0
+    assert "Traceback" not in out.stderr, out.stderr
+    assert ".venv/bin/python tools/typecheck.py" in out.stderr, out.stderr
+    assert not (bare / "stubs").exists()

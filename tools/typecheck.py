@@ -58,7 +58,15 @@ def ensure_stubs(port):
 
 def pyright():
     exe = Path(sys.executable).parent / "pyright"
-    return str(exe) if exe.exists() else "pyright"
+    if exe.exists():
+        return str(exe)
+    found = shutil.which("pyright")
+    if found is None:
+        raise SystemExit(
+            "typecheck: no pyright beside %s or on PATH: run it with the "
+            "project's Python, .venv/bin/python tools/typecheck.py (make venv "
+            "installs pyright; the stubs go into that venv)" % sys.executable)
+    return found
 
 
 def write_config(port, stubs):
@@ -99,9 +107,10 @@ def write_config(port, stubs):
 
 def check(port):
     """Run pyright for one port; return (error count, diagnostics, raw output)."""
+    checker = pyright()         # first: without it, install nothing
     stubs = ensure_stubs(port)
     config = write_config(port, stubs)
-    proc = subprocess.run([pyright(), "--outputjson", "-p", str(config)],
+    proc = subprocess.run([checker, "--outputjson", "-p", str(config)],
                           capture_output=True, text=True, cwd=str(ROOT))
     try:
         result = json.loads(proc.stdout)
