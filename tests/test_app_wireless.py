@@ -155,6 +155,57 @@ def test_a_waiting_match_does_not_rewrite_the_save(flash, monkeypatch):
     assert os.path.exists(flash / "gomoku.mat")
 
 
+class HostPeer:
+    """The other handheld hosting a match under renju, polled every 10 ms."""
+
+    def __init__(self, medium):
+        import match
+        self.node = H.Node(1, medium)
+        self.m = match.Match(self.node.radio, host=True, rule=4, host_colour=1,
+                             seed=78, now_ms=time.ticks_ms())
+        sim_clock.call_at(sim_clock.now_us() + 10000, self.tick)
+
+    def tick(self):
+        while self.m.poll(time.ticks_ms()) is not None:
+            pass
+        sim_clock.call_at(sim_clock.now_us() + 10000, self.tick)
+
+
+def test_a_joiner_is_told_the_hosts_rule(flash):
+    """The joiner's own Rule setting (freestyle) does not apply: the
+    host/join screen says so, and once paired the link line names the
+    host's rule (renju) until the peer's first move shows."""
+    from host_sim import device
+    from host_sim.device import rgb888
+    from host_sim.terminal import read_text
+    dev = device.Device(board_sim, str(flash))
+    peer = HostPeer(dev.medium)
+    whole = [(x, y) for y in range(240) for x in range(240)]
+    line = [(x, VIEW.message.y + y) for y in range(VIEW.message.h)
+            for x in range(240)]
+    s = Script()
+    s.tap("menu")           # Mode
+    s.tap("place")          # 2 players
+    s.tap("place")          # Wireless
+    for _ in range(3):
+        s.tap("menu")       # Rule (freestyle, as set), Black, Start
+    s.tap("place")
+    s.wait(200)
+    s.snap("choose", whole)
+    s.tap("back")           # B: join
+    s.wait(1500)
+    s.snap("paired", line)
+    snaps = run_device(board_sim, s.end(), str(flash), dev=dev).snaps
+
+    def text(label, h):
+        rgb = b"".join(bytes(rgb888(p)) for p in snaps[label])
+        return [t[2] for t in read_text(rgb, 240, h)]
+    assert "A: host a game (Freestyle)" in text("choose", 240)
+    assert "B: join a game (the host's rule)" in text("choose", 240)
+    assert peer.m.code is not None and peer.m.count == 0
+    assert text("paired", VIEW.message.h) == ["Code %s  paired  Renju" % peer.m.code]
+
+
 class _View:
     cursor = -1
 
@@ -200,6 +251,7 @@ class _Match:
         self.code = "4821"
         self.last_peer_move = None
         self.my_colour = 1
+        self.rule = 4
 
     def saved_key(self):
         return (0, self.count, 0xFFFF)
@@ -222,7 +274,7 @@ def test_the_match_loop_builds_no_text_while_nothing_changes(flash):
     w.m = m = _Match()
     w.new_board()
     w.show_link()
-    assert app.said[-1] == "Code 4821  paired" and app.statuses == 1
+    assert app.said[-1] == "Code 4821  paired  Renju" and app.statuses == 1
     del app.said[:]
     loops = iter(range(50))
     tracemalloc.start()

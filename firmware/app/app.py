@@ -467,9 +467,10 @@ class App:
         """A wireless match (blob: a saved one to resume)."""
         host = True
         if blob is None:
+            # the host's rule is the match's: a joiner's own does not apply
             self.screen_lines(["Wireless match", "",
-                               "Rule: " + RULE_NAMES[RULES.index(self.rule)],
-                               "", "A: host a game", "B: join a game",
+                               "A: host a game (%s)" % RULE_NAMES[RULES.index(self.rule)],
+                               "B: join a game (the host's rule)", "",
                                "X: back"])
             ev = self.wait_key((PLACE, BACK, MENU))
             if ev == MENU:

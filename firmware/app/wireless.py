@@ -12,6 +12,7 @@ import time
 import match as M
 import savegame
 from board_view import ALERT, TEXT, BANNER, BANNER_TEXT
+from settings import RULES, RULE_NAMES
 from controls import PLACE, BACK, MENU
 from tilt import RIGHT, LEFT, UP, DOWN
 
@@ -184,7 +185,9 @@ class Wireless:
 
     def show_link(self):
         """The link line, rebuilt only when the state or the peer's move
-        changed (called every loop: no text is built for nothing)."""
+        changed (called every loop: no text is built for nothing). Until
+        the peer has moved it names the match's rule, which is the host's:
+        a joiner learns it here."""
         m = self.m
         p = m.last_peer_move
         shown = self.shown
@@ -194,6 +197,8 @@ class Wireless:
         text = "Code %s  %s" % (m.code, m.state)
         if p is not None:
             text += "  peer %s%d" % ("ABCDEFGHJKLMNOP"[p[0]], 15 - p[1])
+        else:
+            text += "  " + RULE_NAMES[RULES.index(m.rule)]
         self.app.say(text, ALERT if m.state == M.LOST else TEXT)
 
     def end_banner(self):
