@@ -36,6 +36,15 @@ def boards(out):
     return found
 
 
+def test_q_quits_while_the_setup_asks():
+    """q ends the game at a setup question too (it was "Please answer one
+    of: 0, 1, 4" until input ran out)."""
+    out = run("q\n")
+    assert "Please answer" not in out and "New game" not in out
+    out = run("0\n1\nb\nh8\nn\nquit\n")      # the questions of a new game
+    assert out.count("New game") == 1 and "Please answer" not in out
+
+
 def test_move_ai_reply_undo_and_quit():
     out = run("0\n1\nb\nh8\nu\nq\n")
     b = boards(out)

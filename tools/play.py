@@ -25,6 +25,11 @@ RULES = {0: "freestyle (five or more)", 1: "standard (exactly five)",
 STONE = {0: ".", 1: "X", 2: "O"}
 HELP = ("Moves: h8 (column a-o, row 1-15) or 7 7 (x y from 0).\n"
         "u undo, n new game, q quit, ? this help.")
+QUIT = ("q", "quit", "exit")
+
+
+class Quit(Exception):
+    """q typed while a question was asked: the game ends."""
 
 
 def _levels():
@@ -87,6 +92,8 @@ class TerminalGame:
             ans = self.read("%s [%s] (%s): " % (prompt, "/".join(choices), default)).strip().lower()
             if not ans:
                 return default
+            if ans in QUIT:
+                raise Quit
             if ans in choices:
                 return ans
             self.write("Please answer one of: %s" % ", ".join(choices))
@@ -154,6 +161,12 @@ class TerminalGame:
 
     def run(self):
         self.write(HELP)
+        try:
+            self._play()
+        except Quit:
+            pass
+
+    def _play(self):
         self.new_game()
         while True:
             if not self.g.winner and self.g.turn != self.human:
@@ -166,7 +179,7 @@ class TerminalGame:
             low = cmd.lower()
             if not cmd:
                 continue
-            if low in ("q", "quit", "exit"):
+            if low in QUIT:
                 return
             if low in ("?", "h", "help"):
                 self.write(HELP)
