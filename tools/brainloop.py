@@ -188,6 +188,17 @@ class CommandLoop:
         self.info_errors = {}
         return "ERROR " + text
 
+    def _check_turn(self, to_move, brain, cmd):
+        """ProtocolError unless `to_move` (1 black, 2 white; 0 the game is
+        over) is the brain (PLAY) or its opponent (TURN): a stone out of
+        turn would take the other colour. self.own: the brain's colour once
+        it has moved, else None (either side may come)."""
+        own = self.own
+        if own is None or not to_move or (to_move == own) == brain:
+            return
+        raise ProtocolError("%s: it is the %s's turn (the brain plays %s)" % (
+            cmd, "opponent" if brain else "brain", ("black", "white")[own - 1]))
+
     def cmd_board(self, arg):
         self.board_lines = []
         self.block = "BOARD"
@@ -260,14 +271,8 @@ class BrainLoop(CommandLoop):
         if self.stones is None:
             raise ProtocolError("no game: send START 15 first")
 
-    def _check_turn(self, brain, cmd):
-        """ProtocolError unless the side to move is the brain (PLAY) or its
-        opponent (TURN): a stone out of turn would take the other colour."""
-        to_move = 1 if len(self.stones) % 2 == 0 else 2
-        if self.own is None or (to_move == self.own) == brain:
-            return
-        raise ProtocolError("%s: it is the %s's turn (the brain plays %s)" % (
-            cmd, "opponent" if brain else "brain", ("black", "white")[self.own - 1]))
+    def _to_move(self):
+        return 1 if len(self.stones) % 2 == 0 else 2
 
     def _free(self, x, y, stones):
         if any(s[0] == x and s[1] == y for s in stones):
@@ -316,14 +321,14 @@ class BrainLoop(CommandLoop):
     def cmd_turn(self, arg):
         self._need_game()
         x, y = parse_xy(arg)
-        self._check_turn(False, "TURN")
+        self._check_turn(self._to_move(), False, "TURN")
         self._free(x, y, self.stones)
         return self._reply(self.stones + [(x, y, 2)])
 
     def cmd_play(self, arg):
         self._need_game()
         x, y = parse_xy(arg)
-        self._check_turn(True, "PLAY")
+        self._check_turn(self._to_move(), True, "PLAY")
         self._free(x, y, self.stones)
         self.own = 1 if len(self.stones) % 2 == 0 else 2
         self.stones = self.stones + [(x, y, 1)]

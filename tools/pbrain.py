@@ -87,14 +87,9 @@ class Brain(CommandLoop):
         if self.game is None:
             raise ProtocolError("no game: send START 15 first")
 
-    def _check_turn(self, brain, cmd):
-        """ProtocolError unless the side to move is the brain (PLAY) or its
-        opponent (TURN): a stone out of turn would take the other colour."""
+    def _to_move(self):
         g = self.game
-        if self.own is None or g.winner or (g.turn == self.own) == brain:
-            return
-        raise ProtocolError("%s: it is the %s's turn (the brain plays %s)" % (
-            cmd, "opponent" if brain else "brain", ("black", "white")[self.own - 1]))
+        return 0 if g.winner else g.turn
 
     def _opponent(self, x, y):
         g = self.game
@@ -156,7 +151,7 @@ class Brain(CommandLoop):
     def cmd_turn(self, arg):
         self._need_game()
         x, y = parse_xy(arg)
-        self._check_turn(False, "TURN")
+        self._check_turn(self._to_move(), False, "TURN")
         saved = list(self.moves)
         self._opponent(x, y)
         return [self._reply_or_restore(saved)]
@@ -165,7 +160,7 @@ class Brain(CommandLoop):
         """The brain's own move, imposed (the answer to a SUGGEST)."""
         self._need_game()
         x, y = parse_xy(arg)
-        self._check_turn(True, "PLAY")
+        self._check_turn(self._to_move(), True, "PLAY")
         own = self.game.turn
         self._opponent(x, y)
         self.own = own
