@@ -74,6 +74,7 @@ def half_blocks(rgb, w, h):
 
 
 _GLYPHS = None
+_LEADS = None
 
 
 def _glyphs():
@@ -88,6 +89,21 @@ def _glyphs():
     return _GLYPHS
 
 
+def _leads():
+    """[(k, the first inked column of each glyph whose first k columns are
+    blank)], k ascending."""
+    global _LEADS
+    if _LEADS is None:
+        lead = {}
+        for key in _glyphs():
+            k = 0
+            while not key[k]:
+                k += 1
+            lead.setdefault(k, set()).add(key[k])
+        _LEADS = sorted(lead.items())
+    return _LEADS
+
+
 def read_text(rgb, w, h, fw=6, fh=8):
     """The LCD's text, read off its RGB888 pixels: [(x, y, text, fg, bg)]
     for each run of at least two characters of the firmware's font at
@@ -96,14 +112,7 @@ def read_text(rgb, w, h, fw=6, fh=8):
     (stones, grid) are not on a clean cell of one background, or stand
     alone, and are left to the picture."""
     glyphs = _glyphs()
-    # [(k, the first inked column of each glyph whose first k are blank)]
-    lead = {}
-    for key in glyphs:
-        k = 0
-        while not key[k]:
-            k += 1
-        lead.setdefault(k, set()).add(key[k])
-    leads = sorted(lead.items())
+    leads = _leads()
     stride = 3 * w
     colmask = {}            # colour -> per column: bit y set where it is
     for y in range(h):
