@@ -285,3 +285,116 @@ print(ok, n, bytes(buf[:8]), a, d.retries)
 """
     out = upy.run(code, heapsize="64k", shims=True).strip()
     assert out == "True 8 b'ABCDEFGH' True 51"
+
+
+# ---- bad input changes nothing; state left as the datasheet wants ---------
+
+def test_retries_out_of_range_raise_and_leave_setup_retr(pair):
+    # ARD is 4 bits (250..4000 us), ARC 4 bits (0..15): a 16 would spill
+    # into ARD, a 4250 into nothing the register has
+    _, ma, a, _, _ = pair
+    for ard_us, arc in ((4250, 5), (249, 5), (500, 16), (500, -1)):
+        with pytest.raises(ValueError) as e:
+            a.set_retries(ard_us, arc)
+        assert "ard_us 250..4000, arc 0..15" in str(e.value)
+        assert ma.regs[N.SETUP_RETR] == 0x15
+    a.set_retries(4000, 15)
+    assert ma.regs[N.SETUP_RETR] == 0xFF
+
+
+def test_rx_pipe_6_is_refused_and_tx_addr_kept(pair):
+    # RX_ADDR_P0 + 6 is TX_ADDR (10h): no pipe 6 on the chip
+    _, ma, a, _, _ = pair
+    with pytest.raises(ValueError):
+        a.open_rx_pipe(6, b"CCCCC")
+    assert bytes(ma.addr[N.TX_ADDR]) == b"BBBBB"
+    assert ma.regs[N.EN_RXADDR] == 0x03
+
+
+def test_a_closed_rx_pipe_neither_receives_nor_acks(pair):
+    # pipe 2: its own first byte, bytes 1..4 from pipe 1's address
+    _, ma, a, mb, b = pair
+    b.open_rx_pipe(2, b"C")
+    b.start_listening()
+    a.open_tx_pipe(b"CBBBB")
+    assert a.send(b"to pipe 2") is True and b.recv() == 9
+    b.close_rx_pipe(2)
+    assert mb.regs[N.EN_RXADDR] == 0x03             # pipes 0 and 1 stay open
+    assert a.send(b"closed") is False and not b.any()
+    a.open_tx_pipe(b"BBBBB")
+    assert a.send(b"pipe 1") is True and b.recv() == 6
+
+
+def test_an_empty_payload_is_refused_and_nothing_is_sent(pair):
+    _, ma, a, mb, b = pair
+    b.start_listening()
+    for args in ((b"",), (b"abc", 0)):
+        with pytest.raises(ValueError):
+            a.send(*args)
+    assert ma.sent == 0 and ma.tx_fifo == [] and not b.any()
+
+
+def test_recv_clears_rx_dr_so_the_irq_pin_goes_high(pair):
+    # the chip holds IRQ low while RX_DR is set: a receiver woken by the pin
+    # must find it high again once the payload has been read
+    _, ma, a, mb, b = pair
+    b.start_listening()
+    assert a.send(b"wake") is True
+    assert machine.pin_level(122) == 0
+    assert b.recv() == 4
+    assert not mb.regs[N.STATUS] & N.RX_DR and machine.pin_level(122) == 1
+
+
+def test_stop_listening_stops_receiving(pair):
+    _, ma, a, mb, b = pair
+    b.start_listening()
+    b.stop_listening()
+    assert mb.mode == N.STANDBY_I and not b.listening
+    assert a.send(b"anyone?") is False and not b.any()
+
+
+def test_a_reinit_drops_what_the_chip_held_from_before(pair):
+    # the MCU resets, the radio keeps its supply: a packet it received
+    # before, and its RX_DR flag, belong to the old session
+    _, ma, a, mb, b = pair
+    b.start_listening()
+    assert a.send(b"stale") is True
+    b = driver(1)
+    assert not mb.regs[N.STATUS] & 0x70 and machine.pin_level(122) == 1
+    b.open_tx_pipe(b"AAAAA")
+    b.open_rx_pipe(1, b"BBBBB")
+    b.start_listening()
+    assert not b.any()
+    assert a.send(b"fresh") is True
+    assert b.recv() == 5 and bytes(b.rx[:5]) == b"fresh" and not b.any()
+
+
+def test_ce_is_only_pulsed_so_the_chip_leaves_tx_mode(pair):
+    # CE high for 10+ us sends one packet; held high the chip would stay in
+    # TX (standby-II) while a caller polls send_done later, which the
+    # nRF24L01 may not do for more than 4 ms
+    _, ma, a, mb, b = pair
+    b.start_listening()
+    a.send_start(b"one")
+    sim_clock.advance_us(10000)
+    assert ma.regs[N.STATUS] & N.TX_DS and ma.mode == N.STANDBY_I
+    assert machine.pin_level(14) == 0
+    assert a.send_done() is True and b.recv() == 3
+
+
+def test_an_abandoned_send_start_is_neither_sent_later_nor_reported(pair):
+    # send_start() without send_done(): a payload still in the TX FIFO, or
+    # the TX_DS of an acknowledged one, must not leak into the next send
+    _, ma, a, mb, b = pair
+    b.start_listening()
+    a.send_start(b"old")
+    a.power_down()                                  # before it went out
+    assert a.send(b"new") is True
+    assert b.recv() == 3 and bytes(b.rx[:3]) == b"new" and not b.any()
+    a.send_start(b"acked")
+    sim_clock.advance_us(10000)
+    assert ma.regs[N.STATUS] & N.TX_DS
+    a.power_down()
+    assert b.recv() == 5
+    b.power_down()
+    assert a.send(b"nobody hears") is False and a.lost == 1

@@ -99,6 +99,10 @@ def test_send_to_nobody_with_the_irq_wire_missing_names_max_rt_too():
     with pytest.raises(OSError) as e:           # b not listening: MAX_RT
         a.send(b"x")
     assert str(e.value).startswith(IRQ_MSG) and "STATUS 0x1e" in str(e.value)
+    # MAX_RT keeps the payload until flushed: the driver flushes it and
+    # clears the flag, as after a send the pin reported
+    assert ma.tx_fifo == [] and not ma.regs[N.STATUS] & 0x70
+    assert ma.mode == N.POWER_DOWN
 
 
 def test_check_irq_at_boot_names_the_pin():
