@@ -150,6 +150,11 @@ def draw_pattern(d, ref):
 
 def draw_text(d, ref, s, x, y, fg, bg, scale):
     d.text(s, x, y, fg, bg, scale)
+    ref_text(ref, s, x, y, fg, bg, scale)
+
+
+def ref_text(ref, s, x, y, fg, bg, scale):
+    """What text `s` at (x, y) shows, from the font art, into ref only."""
     art = display_font_art.glyphs()
     for k, ch in enumerate(s):
         rows = art[ch]

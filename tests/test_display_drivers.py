@@ -8,6 +8,7 @@ host_sim.install()
 import display_checks as dc  # noqa: E402
 import display_font_art  # noqa: E402
 import font5x7  # noqa: E402
+import lcd_base  # noqa: E402
 import upy  # noqa: E402
 
 CHIPS = ("st7789", "ili9341")
@@ -126,10 +127,88 @@ def test_text_clips_at_the_right_edge_and_replaces_unknown_chars():
     m, d = dc.setup("st7789", 240, 240, 0)
     d.text("ABCDEFGHIJ", 200, 0, 0xFFFF, 0x0000)   # 6 cells fit, 4 left out
     ref = dc.Canvas(240, 240)
-    dc.draw_text(d, ref, "ABCDEF", 200, 0, 0xFFFF, 0x0000, 1)
+    dc.ref_text(ref, "ABCDEF", 200, 0, 0xFFFF, 0x0000, 1)
     d.text("\u00e9", 0, 50, 0xFFFF, 0)
-    dc.draw_text(d, ref, "?", 0, 50, 0xFFFF, 0, 1)
+    dc.ref_text(ref, "?", 0, 50, 0xFFFF, 0, 1)
     dc.compare(m, ref, "clipped text")
+
+
+def test_text_clips_at_every_edge():
+    """Cells cut by the left or right edge are left out; rows above the top
+    or below the bottom are cut off, the rest of the glyphs drawn."""
+    m, d = dc.setup("st7789", 240, 240, 0)
+    ref = dc.Canvas(240, 240)
+    ref.rect_fill(0, 0, 240, 240, 0)
+    d.text("abc", -3, 0, 0xFFFF, 0x0010)        # 'a' cut: left out
+    dc.ref_text(ref, "bc", 3, 0, 0xFFFF, 0x0010, 1)
+    long = "0123456789" * 4                     # 2 cut, 38 fit, 3..230
+    d.text(long, -9, 20, 0x07E0, 0)
+    dc.ref_text(ref, long[2:], 3, 20, 0x07E0, 0, 1)
+    d.text("Top", 10, -3, 0xF800, 0x0010)       # glyph rows 3..7 at 0..4
+    dc.ref_text(ref, "Top", 10, -3, 0xF800, 0x0010, 1)
+    d.text("Bot", 10, 236, 0x001F, 0xFFE0)      # glyph rows 0..3 at 236..
+    dc.ref_text(ref, "Bot", 10, 236, 0x001F, 0xFFE0, 1)
+    d.text("Big", 100, 230, 0xFFE0, 0x0010, 2)  # scale 2: 10 of 16 rows
+    dc.ref_text(ref, "Big", 100, 230, 0xFFE0, 0x0010, 2)
+    dc.compare(m, ref, "text clipped at the edges")
+    assert m.errors == []
+
+
+def test_blit_clipped_on_each_side():
+    m, d = dc.setup("st7789", 240, 240, 0)
+    ref = dc.Canvas(240, 240)
+    ref.rect_fill(0, 0, 240, 240, 0)
+    img = bytearray(2 * 4 * 3)
+    for i in range(12):
+        c = dc.COLORS[1 + i % 10] ^ (i * 0x0841)
+        img[2 * i] = c >> 8
+        img[2 * i + 1] = c & 0xFF
+    # flush with the right edge, past it, past the bottom, past the top
+    for bx, by in ((236, 0), (238, 10), (20, 238), (40, -1), (-1, -2)):
+        d.blit(img, bx, by, 4, 3)
+        for i in range(12):
+            ref.set(bx + i % 4, by + i // 4, img[2 * i] << 8 | img[2 * i + 1])
+    dc.compare(m, ref, "blits clipped at the edges")
+    assert m.errors == []
+
+
+def test_off_screen_pixels_and_short_blits_write_nothing():
+    m, d = dc.setup("st7789", 135, 240, 0, 52, 40)
+    before = m.pixels_written
+    for x, y in ((135, 0), (0, 240), (-1, 0), (0, -1), (135, 240)):
+        d.pixel(x, y, 0xFFFF)
+    with pytest.raises(ValueError, match="bytes"):
+        d.blit(bytes(2 * 4 * 4 - 2), 0, 0, 4, 4)  # one pixel short
+    assert m.pixels_written == before
+
+
+def test_a_fill_after_a_small_fill_of_its_colour_covers_everything():
+    # the line buffer remembers a colour only when it holds it throughout
+    m, d = dc.setup("ili9341", 240, 320, 90)
+    d.fill(0xF800)
+    d.fill_rect(5, 5, 2, 2, 0x001F)
+    d.fill(0x001F)
+    for y in range(0, 240, 3):
+        for x in range(0, 320, 5):
+            assert m.pixel(x, y) == 0x001F, (x, y)
+
+
+def test_color565_packs_rgb_as_5_6_5_bits():
+    c = lcd_base.color565
+    assert c(255, 0, 0) == 0xF800
+    assert c(0, 255, 0) == 0x07E0
+    assert c(0, 0, 255) == 0x001F
+    assert c(255, 255, 255) == 0xFFFF
+    assert c(8, 4, 8) == 0x0821                 # the lowest bit of each
+    assert c(7, 3, 7) == 0x0000                 # below it: dropped
+    assert c(0x84, 0x82, 0x84) == 0x8410        # mid grey
+
+
+def test_empty_or_negative_size_is_refused():
+    dc.board("st7789", 240, 240, 0, 0, 0)
+    for w, h in ((0, 240), (240, 0), (-1, 240)):
+        with pytest.raises(ValueError, match="does not fit"):
+            dc.driver("st7789", w, h, 0)
 
 
 def test_font_module_matches_the_art():
@@ -313,3 +392,60 @@ def test_from_board_builds_each_board_display():
         lcd_base.from_board(board_esp32_ili9341.LCD)
     # ... the Pico-LCD-1.3 (no MISO) cannot tell: documented, no exception
     lcd_base.from_board(board_pico_lcd13.LCD)
+
+
+class _PowerMode:
+    """Something on the LCD's bus that answers RDDPM (0Ah) with `dpm` and
+    takes every other command without a word (MISO at 0)."""
+
+    def __init__(self, dpm):
+        self.dpm = dpm
+        self.cmd = None
+
+    def spi_select(self):
+        pass
+
+    def spi_deselect(self):
+        pass
+
+    def spi_transfer(self, tx):
+        import machine
+        if machine.pin_level(dc.DC) == 0:
+            self.cmd = tx[-1]
+            return bytes(len(tx))
+        return bytes([self.dpm if self.cmd == 0x0A else 0] * len(tx))
+
+
+@pytest.mark.parametrize("dpm", [0x08, 0x09, 0x0A, 0x0B])
+def test_ili9341_accepts_the_reset_power_mode_whatever_d1_d0(dpm):
+    # RDDPM D1 and D0 are not defined in the datasheet
+    import machine
+    machine.forget_all()
+    machine.attach_spi(dc.BUS, dc.CS, _PowerMode(dpm), "lcd", dc=dc.DC)
+    dc.driver("ili9341", 320, 240, 90, check_id=True)
+
+
+@pytest.mark.parametrize("dpm", [0x00, 0x9C, 0x0C, 0x18])
+def test_ili9341_refuses_another_power_mode_or_a_silent_bus(dpm):
+    # 00: MISO held low, nothing answering; 9C: awake and on, so the
+    # reset did not reach it; 0C, 18: not what a reset leaves either
+    import machine
+    machine.forget_all()
+    machine.attach_spi(dc.BUS, dc.CS, _PowerMode(dpm), "lcd", dc=dc.DC)
+    with pytest.raises(OSError, match="ILI9341 not answering .*RDDPM read "
+                       "%02x, expected 08" % dpm):
+        dc.driver("ili9341", 320, 240, 90, check_id=True)
+
+
+def test_from_board_places_the_glass_at_its_x_and_y_offsets():
+    # a 135x240 ST7789 glass sits at RAM column 52, row 40
+    m = dc.board("st7789", 135, 240, 52, 40, 0)
+    cfg = {"chip": "st7789", "spi": dc.BUS, "baudrate": 40000000, "sck": 10,
+           "mosi": 11, "cs": dc.CS, "dc": dc.DC, "rst": dc.RST, "bl": dc.BL,
+           "width": 135, "height": 240, "x_offset": 52, "y_offset": 40}
+    d = lcd_base.from_board(cfg)
+    d.fill(0x07E0)
+    d.pixel(0, 0, 0xF800)
+    d.pixel(134, 239, 0x001F)
+    assert m.glass_pixel(0, 0) == 0xF800 and m.glass_pixel(134, 239) == 0x001F
+    assert m.glass_pixel(1, 1) == 0x07E0 and m.errors == []
