@@ -177,6 +177,64 @@ def test_settings_survive_and_damage_gives_defaults(flash):
     assert not u.load() and u.values[settings.RULE] == 0
 
 
+def test_settings_file_with_a_wrong_sum_or_magic_gives_defaults(flash):
+    s = settings.Settings()
+    s.values[settings.MODE] = 1
+    s.values[settings.LEVEL] = 2
+    s.values[settings.RULE] = 4
+    s.values[settings.BLACK] = 1
+    s.save()
+    good = (flash / settings.PATH).read_bytes()
+    t = settings.Settings()
+    assert t.load() and list(t.values) == [1, 2, 4, 1]
+    flipped = bytearray(good)
+    flipped[1 + settings.RULE] = 1          # a value changed, its sum not
+    (flash / settings.PATH).write_bytes(bytes(flipped))
+    u = settings.Settings()
+    assert not u.load() and list(u.values) == list(settings.Settings().values)
+    foreign = bytes((good[0] ^ 0xFF,)) + good[1:]
+    (flash / settings.PATH).write_bytes(foreign)
+    assert not settings.Settings().load()
+
+
+def test_settings_are_written_only_when_they_changed(flash, monkeypatch):
+    # the menu saves them every time it is left: unchanged, the flash is
+    # not written (also right after boot, when they were just loaded)
+    s = settings.Settings()
+    s.values[settings.RULE] = 4
+    s.save()
+    writes = []
+    real = settings.replace
+    monkeypatch.setattr(settings, "replace",
+                        lambda *a: writes.append(bytes(a[2])) or real(*a))
+    t = settings.Settings()
+    assert t.load()
+    t.save()
+    assert writes == []
+    t.values[settings.RULE] = 1
+    t.save()
+    t.save()
+    assert len(writes) == 1
+    u = settings.Settings()
+    assert u.load() and u.values[settings.RULE] == 1
+
+
+def test_checksums_are_crc16_ccitt_false_as_documented():
+    # the save format (and the radio packets) name CRC-16/CCITT-FALSE:
+    # its catalogue check value, and the stdlib's own implementation of it
+    import binascii
+    from crc16 import crc16
+    assert crc16(b"123456789", 9) == 0x29B1
+    data = bytes(range(7, 250, 3))
+    assert crc16(data, len(data)) == binascii.crc_hqx(data, 0xFFFF)
+    # continued over a slice, as the match's running hash of its moves is
+    assert crc16(data, 40, crc16(data, 17), 17) == crc16(data, 40)
+    assert crc16(data, 40, 0x1D0F, 17) == binascii.crc_hqx(data[17:40], 0x1D0F)
+    for moves in ([], [112], list(range(0, 225, 7))):
+        saved = blob(moves, rule=4)
+        assert saved[-2:] == binascii.crc_hqx(saved[:-2], 0xFFFF).to_bytes(2, "big")
+
+
 def screen_stones(rig, label):
     return [1 if p == bv.BLACK else 2 if p == bv.WHITE else 0
             for p in rig.snaps[label]]
