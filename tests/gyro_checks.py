@@ -110,6 +110,35 @@ def l3g_first_read_after_init_has_data():
     near(out, (5000, -6000, 7000), 9, "first read")
 
 
+def l3g_data_ready_follows_new_samples():
+    """STATUS_REG ZYXDA (bit 3): set by each new x, y, z set (100 Hz), clear
+    once the outputs are read; the init waits only for the first one."""
+    tilt, m, i2c = rig(l3g4200d_model.L3G4200DModel, 0x69)
+    t0 = time.ticks_ms()
+    g = l3g4200d.L3G4200D(i2c)
+    assert time.ticks_diff(time.ticks_ms(), t0) < 20
+    out = [0, 0, 0]
+    assert g.data_ready()
+    g.read_rates(out)
+    assert not g.data_ready()
+    time.sleep_ms(11)
+    assert g.data_ready()
+    g.read_rates(out)
+    assert not g.data_ready()
+
+
+def l3g_bad_full_scale_is_a_clear_error():
+    for dps in (1000, 245, 0):
+        tilt, m, i2c = rig(l3g4200d_model.L3G4200DModel, 0x69)
+        try:
+            l3g4200d.L3G4200D(i2c, dps=dps)
+        except ValueError as e:
+            assert "250, 500 or 2000" in str(e), str(e)
+        else:
+            raise AssertionError("dps=%r accepted" % dps)
+        assert m.regs[0x20] == 0x07 and m.regs[0x23] == 0   # untouched
+
+
 def l3g_missing_chip_message():
     tilt, m, i2c = rig(l3g4200d_model.L3G4200DModel, 0x68)   # SDO low
     msg = raises_oserror(lambda: l3g4200d.L3G4200D(i2c, 0x69))
@@ -547,6 +576,19 @@ def mpu_motion_threshold_is_a_register():
     assert i2c.readfrom_mem(0x68, 0x1F, 1) == bytes((20,))
 
 
+def mpu_bad_full_scale_is_a_clear_error():
+    for dps, g, words in ((300, 2, "250, 500, 1000 or 2000"),
+                          (250, 3, "2, 4, 8 or 16"), (250, 0, "2, 4, 8 or 16")):
+        tilt, m, i2c = rig(MPU, 0x68)
+        try:
+            mpu6050.MPU6050(i2c, dps=dps, g=g)
+        except ValueError as e:
+            assert words in str(e), str(e)
+        else:
+            raise AssertionError("dps=%r g=%r accepted" % (dps, g))
+        assert m.asleep() and m.regs[0x6B] == 0x40 and m.regs[0x1C] == 0
+
+
 def mpu_missing_chip_message():
     tilt, m, i2c = rig(mpu6050_model.MPU6050Model, 0x69)      # AD0 high
     msg = raises_oserror(lambda: mpu6050.MPU6050(i2c, 0x68))
@@ -684,6 +726,201 @@ def motion_rejects_bad_mapping():
         except ValueError:
             continue
         raise AssertionError("accepted %r %r" % (axes, signs))
+
+
+# -- register-level datasheet facts of the models ------------------------------
+
+def _words(raw):
+    out = []
+    for i in range(0, len(raw), 2):
+        v = raw[i] << 8 | raw[i + 1]
+        out.append(v - 0x10000 if v & 0x8000 else v)
+    return out
+
+
+def mpu_standby_bits_freeze_single_axes():
+    """PWR_MGMT_2 STBY_XA (bit 5) .. STBY_ZG (bit 0): that axis keeps its
+    last value, the others go on."""
+    tilt, m, i2c = rig(MPU, 0x68, axes=(1, 0), signs=(1, -1))
+    mpu6050.MPU6050(i2c)
+    tilt.set_rates(10, 20, 30)
+    time.sleep_ms(12)
+    w = _words(i2c.readfrom_mem(0x68, 0x3B, 14))
+    assert w[2] > 16000 and w[4:7] == [1310, 2620, 3930], w
+    ax = w[0]
+    i2c.writeto_mem(0x68, 0x6C, bytes((0x21,)))      # STBY_XA, STBY_ZG
+    tilt.set_tilt(90, 0)                  # right edge down: chip y turns
+    time.sleep_ms(1000)
+    w = _words(i2c.readfrom_mem(0x68, 0x3B, 14))
+    assert w[0] == ax and abs(w[2]) < 1000, w         # x held, z followed
+    assert w[4:7] == [0, 11790, 3930], w              # y followed, z held
+
+
+def mpu_6050_cycle_and_temp_dis_stop_their_sensors():
+    """MPU-6050 PWR_MGMT_1: CYCLE (bit 5) samples the accelerometer only;
+    TEMP_DIS (bit 3) stops the temperature sensor. MPU-6500: PD_PTAT (bit
+    3) alone stops the temperature, not the gyro."""
+    for part, pwr, gyro_runs in (("6050", 0x21, False), ("6050", 0x09, True),
+                                 ("6500", 0x09, True)):
+        tilt, m, i2c = rig(MPU, 0x68, part=part)
+        mpu6050.MPU6050(i2c)
+        tilt.set_rates(10, 0, 0)
+        time.sleep_ms(12)
+        temp0 = _words(i2c.readfrom_mem(0x68, 0x41, 4))[0]
+        i2c.writeto_mem(0x68, 0x6B, bytes((pwr,)))
+        m.temperature_c = 40.0
+        tilt.set_rates(-20, 0, 0)
+        time.sleep_ms(12)
+        temp, gx = _words(i2c.readfrom_mem(0x68, 0x41, 4))
+        assert gx == (-2620 if gyro_runs else 1310), (part, pwr, gx)
+        assert (temp == temp0) == bool(pwr & 0x08), (part, pwr, temp, temp0)
+
+
+def mpu_6050_dlpf_cfg_7_samples_at_8_khz():
+    """Gyroscope output rate 8 kHz 'when the DLPF is disabled (DLPF_CFG =
+    0 or 7)', 1 kHz otherwise; sample rate = that / (1 + SMPLRT_DIV)."""
+    tilt, m, i2c = rig(MPU, 0x68)
+    for cfg, div, hz in ((0, 0, 8000), (7, 0, 8000), (7, 7, 1000),
+                         (1, 0, 1000), (6, 9, 100)):
+        i2c.writeto_mem(0x68, 0x19, bytes((div, cfg)))
+        assert m.sample_rate_hz() == hz, (cfg, div, m.sample_rate_hz())
+
+
+def mpu_read_only_registers_ignore_writes():
+    for part, who in (("6050", 0x68), ("6500", 0x70)):
+        tilt, m, i2c = rig(MPU, 0x68, part=part)
+        i2c.writeto_mem(0x68, 0x75, bytes((0x12,)))
+        i2c.writeto_mem(0x68, 0x43, bytes((0x7F,)))
+        assert i2c.readfrom_mem(0x68, 0x75, 1) == bytes((who,))
+        assert i2c.readfrom_mem(0x68, 0x43, 1) == bytes((0,))
+        assert m.errors == ["write 0x12 to read-only register 0x75",
+                            "write 0x7f to read-only register 0x43"], m.errors
+
+
+def mpu_burst_read_stays_on_fifo_r_w():
+    """The register address increments after each byte, except at
+    FIFO_R_W (0x74), which a burst reads again and again."""
+    tilt, m, i2c = rig(MPU, 0x68)
+    assert i2c.readfrom_mem(0x68, 0x73, 3) == bytes((0, 0, 0))
+    assert i2c.readfrom_mem(0x68, 0x75, 1) == bytes((0x68,))
+
+
+def l3g_reset_values():
+    """WHO_AM_I D3h, CTRL_REG1..5 07 00 00 00 00, FIFO_SRC_REG EMPTY (bit
+    5): the FIFO (bypass mode) holds nothing."""
+    tilt, m, i2c = rig(l3g4200d_model.L3G4200DModel, 0x69)
+    assert i2c.readfrom_mem(0x69, 0x0F, 1) == bytes((0xD3,))
+    assert i2c.readfrom_mem(0x69, 0xA0, 5) == bytes((7, 0, 0, 0, 0))
+    assert i2c.readfrom_mem(0x69, 0x2F, 1) == bytes((0x20,))
+    i2c.writeto_mem(0x69, 0x0F, bytes((0x00,)))      # read-only
+    assert i2c.readfrom_mem(0x69, 0x0F, 1) == bytes((0xD3,))
+    assert m.errors == ["write 0x00 to read-only register 0x0f"], m.errors
+
+
+def l3g_odr_follows_dr_bits():
+    """CTRL_REG1 DR 00/01/10/11: 100/200/400/800 Hz; a new sample (ZYXDA)
+    one period after power-on, not before."""
+    for dr, hz in ((0, 100), (1, 200), (2, 400), (3, 800)):
+        tilt, m, i2c = rig(l3g4200d_model.L3G4200DModel, 0x69)
+        period = 1000000 // hz
+        i2c.writeto_mem(0x69, 0x20, bytes((dr << 6 | 0x0F,)))
+        time.sleep_us(period - 200)
+        assert not i2c.readfrom_mem(0x69, 0x27, 1)[0] & 0x08, hz
+        time.sleep_us(400)
+        assert i2c.readfrom_mem(0x69, 0x27, 1)[0] & 0x08, hz
+
+
+def l3g_fs_11_is_2000_dps():
+    """CTRL_REG4 FS 10 and 11 both select 2000 dps, 70 mdps/digit."""
+    for fs in (0x20, 0x30):
+        tilt, m, i2c = rig(l3g4200d_model.L3G4200DModel, 0x69)
+        l3g4200d.L3G4200D(i2c, dps=250)
+        i2c.writeto_mem(0x69, 0x23, bytes((0x80 | fs,)))
+        tilt.set_rates(70, 0, 0)
+        time.sleep_ms(12)
+        raw = i2c.readfrom_mem(0x69, 0xA8, 2)
+        assert raw[0] | raw[1] << 8 == 1000, (fs, raw)
+        assert m.full_scale_dps() == 2000
+
+
+def l3g_boot_bit_clears_itself():
+    tilt, m, i2c = rig(l3g4200d_model.L3G4200DModel, 0x69)
+    i2c.writeto_mem(0x69, 0x24, bytes((0x93,)))
+    assert i2c.readfrom_mem(0x69, 0x24, 1) == bytes((0x13,))
+
+
+def l3g_disabled_axis_keeps_its_last_value():
+    tilt, m, i2c = rig(l3g4200d_model.L3G4200DModel, 0x69)
+    g = l3g4200d.L3G4200D(i2c)
+    out = [0, 0, 0]
+    tilt.set_rates(10, 20, 30)
+    time.sleep_ms(12)
+    g.read_rates(out)
+    i2c.writeto_mem(0x69, 0x20, bytes((0x0E,)))      # Xen off
+    tilt.set_rates(-10, -20, -30)
+    time.sleep_ms(12)
+    g.read_rates(out)
+    near(out, (10000, -20000, -30000), 9, "X disabled")
+
+
+def l3g_temperature_falls_one_digit_per_degree():
+    tilt, m, i2c = rig(l3g4200d_model.L3G4200DModel, 0x69)
+    l3g4200d.L3G4200D(i2c)
+    seen = []
+    for c in (20, 30):
+        m.temperature_c = c
+        v = i2c.readfrom_mem(0x69, 0x26, 1)[0]
+        seen.append(v - 256 if v & 0x80 else v)
+    assert seen[1] - seen[0] == -10, seen
+
+
+def l3g_overrun_when_a_sample_is_overwritten_unread():
+    """STATUS_REG ZYXOR (7), ZOR/YOR/XOR (6:4): new data overwrote data
+    not yet read; cleared, with ZYXDA, when the outputs are read."""
+    tilt, m, i2c = rig(l3g4200d_model.L3G4200DModel, 0x69)
+    l3g4200d.L3G4200D(i2c)
+    time.sleep_ms(12)
+    i2c.readfrom_mem(0x69, 0xA8, 6)
+    assert i2c.readfrom_mem(0x69, 0x27, 1) == bytes((0,))
+    time.sleep_ms(11)
+    assert i2c.readfrom_mem(0x69, 0x27, 1) == bytes((0x0F,))
+    i2c.readfrom_mem(0x69, 0xA8, 6)
+    time.sleep_ms(25)                         # two samples, none read
+    assert i2c.readfrom_mem(0x69, 0x27, 1) == bytes((0xFF,))
+    i2c.readfrom_mem(0x69, 0xA8, 6)
+    assert i2c.readfrom_mem(0x69, 0x27, 1) == bytes((0,))
+
+
+def motion_forward_tilt_moves_gravity_to_minus_y():
+    """Tilting forward (far edge down) 90 degrees: the device's y axis
+    points down, so the accelerometer reads -1 g on it."""
+    sim_clock.reset()
+    t = tilt_model.TiltModel((1, 0), (1, -1), bias_mdps=(0, 0, 0),
+                             noise_mdps=0)
+    t.set_tilt(0, 90)
+    time.sleep_ms(1000)
+    t.hold_still()
+    right, fwd = t.angles()
+    assert abs(right) < 0.01 and abs(fwd - 90) < 0.01, (right, fwd)
+    assert t.gravity_mg() == (0, -1000, 0), t.gravity_mg()
+
+
+def motion_chip_frame_is_a_rotation_of_the_device():
+    """A chip whose x is reversed against the device while y is not must
+    be mounted upside down (a right-handed frame): flat, it reads -1 g on z.
+    Chip-frame rates turn the device by the inverse mapping."""
+    sim_clock.reset()
+    t = tilt_model.TiltModel((1, 0), (1, 1), bias_mdps=(0, 0, 0),
+                             noise_mdps=0)
+    assert t.gravity_mg() == (0, 0, -1000), t.gravity_mg()
+    t = tilt_model.TiltModel((0, 1), (1, 1), bias_mdps=(0, 0, 0),
+                             noise_mdps=0)
+    assert t.gravity_mg() == (0, 0, 1000), t.gravity_mg()
+    t.set_rates(90, 0, 0)           # chip x is the right-tilt axis here
+    time.sleep_ms(1000)
+    t.hold_still()
+    right, fwd = t.angles()
+    assert abs(right - 90) < 0.01 and abs(fwd) < 0.01, (right, fwd)
 
 
 def names(prefix):
