@@ -100,6 +100,44 @@ def btn_simultaneous_presses_come_one_per_poll():
     assert sorted(got[:2]) == ["place", "up"] and got[2] is None, got
 
 
+def btn_clear_forgets_presses_not_yet_reported():
+    # two pressed together: the first is reported, the other waits for the
+    # next poll; clear() (after a long AI move) drops it
+    pad, keys = fresh()
+    pad.press("place")
+    pad.press("up")
+    keys.poll(time.ticks_ms())
+    time.sleep_ms(25)
+    now = time.ticks_ms()
+    assert keys.poll(now) in ("place", "up")
+    keys.clear()
+    assert keys.poll(now) is None
+    assert poll_for(keys, 50) == []                 # still held: no new press
+    assert keys.is_down("place") and keys.is_down("up")
+
+
+def btn_is_down_is_the_debounced_state():
+    # a press counts as down once stable for debounce_ms, a glitch never,
+    # and a release only once stable too
+    pad, keys = fresh()
+    pad.tap("back", hold_ms=5)
+    time.sleep_ms(2)
+    keys.poll(time.ticks_ms())                      # the pin reads low here
+    assert not keys.is_down("back")
+    pad.press("place", bounce_ms=2)
+    for _ in range(15):
+        keys.poll(time.ticks_ms())
+        assert not keys.is_down("place")
+        time.sleep_ms(1)
+    poll_for(keys, 30)
+    assert keys.is_down("place")
+    pad.release("place")
+    keys.poll(time.ticks_ms())
+    assert keys.is_down("place")                    # not yet stable
+    poll_for(keys, 30)
+    assert not keys.is_down("place")
+
+
 def btn_held_at_start_is_not_a_press():
     machine.forget_all()
     sim_clock.reset()
@@ -156,6 +194,21 @@ def btn_poll_allocates_nothing():
     finally:
         micropython.heap_unlock()
     assert a == "back" and b is None and down, (a, b, down)
+
+
+def btn_model_bounce_chatters_then_settles():
+    """The pad model itself: a bouncing contact changes level many times
+    within bounce_ms, then stays closed; is_pressed follows the pin."""
+    pad, keys = fresh()
+    edges = []
+    machine.watch_pin(PINS["place"], edges.append)
+    pad.press("place", bounce_ms=2)
+    assert pad.is_pressed("place")
+    time.sleep_ms(3)
+    assert pad.is_pressed("place") and len(edges) >= 5 and edges[-1] == 0, \
+        edges
+    pad.release("place")
+    assert not pad.is_pressed("place") and edges[-1] == 1
 
 
 def names():
