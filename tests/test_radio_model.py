@@ -471,3 +471,376 @@ def test_v2_and_plus_talk_at_1m_not_at_250k(air):
     old.pulse()
     sim_clock.advance_us(5000)
     assert old.status() & N.MAX_RT and b.model.received == 1
+
+
+# ---- register-level datasheet facts (nRF24L01+ PS v1.0) -------------------
+
+def sniff(med, raw):
+    """Every frame `raw` puts on air: [Frame], in order."""
+    frames = []
+    med.listeners.append(lambda f: frames.append(f)
+                         if f.sender is raw.model else None)
+    return frames
+
+
+def send(raw, payload, us=4000, cmd=N.W_TX_PAYLOAD):
+    raw.load(payload, cmd)
+    raw.pulse()
+    sim_clock.advance_us(us)
+    st = raw.status()
+    raw.w(N.STATUS, 0x70)
+    return st
+
+
+def test_w_register_keeps_only_each_registers_implemented_bits(air):
+    """Table 28, register map: 0xFF written to every 1-byte register reads
+    back its R/W bits only; reserved bits read 0, and the read-only
+    OBSERVE_TX, RPD and FIFO_STATUS ignore writes."""
+    _, a, _ = air
+    want = {N.CONFIG: 0x7F, N.EN_AA: 0x3F, N.EN_RXADDR: 0x3F,
+            N.SETUP_AW: 0x03, N.SETUP_RETR: 0xFF, N.RF_CH: 0x7F,
+            N.RF_SETUP: 0xBE, N.OBSERVE_TX: 0x00, N.RPD: 0x00,
+            0x0C: 0xFF, 0x0D: 0xFF, 0x0E: 0xFF, 0x0F: 0xFF,
+            0x11: 0x3F, 0x12: 0x3F, 0x13: 0x3F, 0x14: 0x3F, 0x15: 0x3F,
+            0x16: 0x3F, N.FIFO_STATUS: 0x11, N.DYNPD: 0x3F, N.FEATURE: 0x07}
+    for reg in want:
+        a.w(reg, 0xFF)
+    assert {reg: a.r(reg) for reg in want} == want
+    a.w(N.STATUS, 0xFF)                 # flags clear by writing 1: none set
+    assert a.status() == 0x0E
+
+
+def test_crc_length_follows_crco_and_en_aa_forces_crc(air):
+    """CONFIG CRCO: 0 = 1-byte CRC, 1 = 2 bytes; EN_CRC is 'forced high if
+    one of the bits in EN_AA is high'; a receiver with another CRC length
+    does not take the packet."""
+    med, a, b = air
+    frames = sniff(med, a)
+    a.setup(False, A, B, retr=0x00)                  # no retransmits
+    for config, en_aa, crc in ((N.EN_CRC, 0x3F, 1),
+                               (N.EN_CRC | N.CRCO, 0x3F, 2),
+                               (N.CRCO, 0x3F, 2), (0, 0x3F, 1),
+                               (N.CRCO, 0x00, 0)):
+        a.w(N.EN_AA, en_aa)
+        a.w(N.CONFIG, config | N.PWR_UP)
+        send(a, b"x")
+        a.xfer(N.FLUSH_TX)
+        assert frames[-1].crc == crc, (config, en_aa)
+    b.setup(True, B, A)                              # 2-byte CRC
+    a.w(N.EN_AA, 0x3F)
+    a.w(N.CONFIG, N.EN_CRC | N.PWR_UP)               # 1-byte CRC
+    assert send(a, b"x") & N.MAX_RT and b.model.received == 0
+
+
+def test_tx_fifo_is_three_deep_a_fourth_payload_is_not_stored(air):
+    _, a, b = air
+    b.setup(True, B, A)
+    a.setup(False, A, B)
+    for i in range(4):
+        full = a.r(N.FIFO_STATUS) & 0x20
+        assert bool(full) == (i == 3), i               # TX_FULL from the 3rd
+        a.load(bytes([i]) * 3)
+    a.cep(1)
+    sim_clock.advance_us(10000)
+    a.cep(0)
+    got = []
+    while not b.r(N.FIFO_STATUS) & 1:
+        got.append(b.xfer(N.R_RX_PAYLOAD, 0, 0, 0)[1:])
+    assert got == [b"\x00" * 3, b"\x01" * 3, b"\x02" * 3]
+    assert a.r(N.FIFO_STATUS) & 0x10                  # TX_EMPTY
+
+
+def test_no_payload_longer_than_32_bytes_goes_on_air(air):
+    med, a, b = air
+    frames = sniff(med, a)
+    b.setup(True, B, A)
+    a.setup(False, A, B)
+    send(a, bytes(range(33)))
+    assert all(len(f.payload) <= 32 for f in frames)
+    assert send(a, bytes(range(32))) & N.TX_DS
+    assert b.xfer(N.R_RX_PL_WID, 0)[1] == 32
+
+
+def test_four_new_packets_carry_four_pids(air):
+    """The 2-bit PID is incremented for every new packet."""
+    med, a, b = air
+    frames = sniff(med, a)
+    b.setup(True, B, A)
+    a.setup(False, A, B)
+    for i in range(5):
+        assert send(a, bytes([i])) & N.TX_DS
+        b.xfer(N.FLUSH_RX)
+    pids = [f.pid for f in frames]
+    assert len(set(pids[:4])) == 4 and pids[4] == pids[0], pids
+
+
+def test_ack_payload_goes_with_its_pipe_and_lands_in_pipe_0(air):
+    """W_ACK_PAYLOAD's PPP bits name the pipe whose ACK carries it; on the
+    PTX it is received on pipe 0 (RX_P_NO 0). The PRX sets TX_DS once an
+    ACK payload went out (and the next packet came)."""
+    _, a, b = air
+    b.setup(True, B, A)
+    a.setup(False, A, B)
+    b.xfer(N.W_ACK_PAYLOAD | 2, *b"two")
+    b.xfer(N.W_ACK_PAYLOAD | 1, *b"one")
+    st = send(a, b"ping")                              # on b's pipe 1
+    assert st & N.TX_DS and st & N.RX_DR
+    assert (a.status() >> 1) & 7 == 0                  # RX_P_NO: pipe 0
+    assert a.xfer(N.R_RX_PL_WID, 0)[1] == 3
+    assert a.xfer(N.R_RX_PAYLOAD, 0, 0, 0)[1:] == b"one"
+    assert not b.r(N.FIFO_STATUS) & 0x10               # "two" still waits
+    send(a, b"ping")
+    assert b.status() & N.TX_DS
+    assert a.r(N.FIFO_STATUS) & 1                      # no payload this time
+
+
+def test_ack_payloads_share_the_three_deep_tx_fifo(air):
+    _, a, b = air
+    b.setup(True, B, A)
+    a.setup(False, A, B)
+    for i in range(4):
+        b.xfer(N.W_ACK_PAYLOAD | 1, i + 1)
+    assert b.r(N.FIFO_STATUS) & 0x20                   # TX_FULL
+    for _ in range(3):
+        assert send(a, b"p") & N.TX_DS
+        b.xfer(N.FLUSH_RX)
+    assert b.r(N.FIFO_STATUS) & 0x10                   # the 4th was not kept
+    assert a.r(N.FIFO_STATUS) & 2                      # RX_FULL: 3 payloads
+    b.xfer(N.W_ACK_PAYLOAD | 1, 9)
+    send(a, b"p")                                      # RX FIFO full on a
+    got = []
+    while not a.r(N.FIFO_STATUS) & 1:
+        got.append(a.xfer(N.R_RX_PAYLOAD, 0)[1])
+    assert got == [1, 2, 3]                            # never more than 3
+
+
+def test_each_irq_mask_keeps_its_flag_off_the_pin(air):
+    """CONFIG MASK_RX_DR (6), MASK_TX_DS (5), MASK_MAX_RT (4): 'interrupt
+    not reflected on the IRQ pin'; the flag is still set in STATUS."""
+    _, a, b = air
+    for mask, flag in ((0x40, N.RX_DR), (0x20, N.TX_DS), (0x10, N.MAX_RT)):
+        a.w(N.CONFIG, N.EN_CRC | N.PWR_UP | mask)
+        a.model._flag(flag)                            # the event happens
+        assert a.status() & flag and machine.pin_level(a.irq) == 1, hex(mask)
+        a.w(N.CONFIG, N.EN_CRC | N.PWR_UP)             # unmasked: low
+        assert machine.pin_level(a.irq) == 0, hex(mask)
+        a.w(N.STATUS, flag)
+        assert machine.pin_level(a.irq) == 1
+
+
+def test_ce_pulse_of_10_us_starts_a_tx_and_9_us_does_not(air):
+    """Thce: CE high for at least 10 us starts a transmission."""
+    _, a, b = air
+    a.setup(False, A, B, retr=0x00)
+    a.load(b"x")
+    a.pulse(9)
+    sim_clock.advance_us(2000)
+    assert a.model.violations == ["CE pulse shorter than 10 us"]
+    a.pulse(10)
+    sim_clock.advance_us(2000)
+    assert a.model.sent == 1 and len(a.model.violations) == 1
+
+
+def test_receiver_hears_nothing_in_its_130_us_settling(air):
+    """Tstby2a: standby to RX mode takes 130 us; a packet already on air
+    before then is not received."""
+    _, a, b = air
+    b.setup(True, B, A)
+    b.cep(0)
+    a.setup(False, A, B, retr=0x00)
+    a.load(b"x")
+    a.cep(1)                       # on air at 10 + 130 us, for ~80 us
+    sim_clock.advance_us(40)
+    b.cep(1)                       # listening from 170 us
+    sim_clock.advance_us(2000)
+    a.cep(0)
+    assert a.status() & N.MAX_RT and b.model.received == 0
+    a.w(N.STATUS, N.MAX_RT)
+    a.pulse()
+    sim_clock.advance_us(2000)
+    assert a.status() & N.TX_DS and b.model.received == 1
+
+
+@pytest.mark.parametrize("ard", [0, 3, 15])
+def test_retransmit_starts_ard_after_the_end_of_the_last_try(air, ard):
+    """SETUP_RETR ARD: wait (ARD+1) x 250 us, 'defined from end of
+    transmission to start of next transmission'; ARC retries, then MAX_RT."""
+    med, a, _ = air
+    frames = sniff(med, a)
+    a.setup(False, A, B, retr=ard << 4 | 2)
+    send(a, b"x", us=20000)
+    assert len(frames) == 3
+    for before, after in zip(frames, frames[1:]):
+        assert after.t0 - before.t_end == (ard + 1) * 250
+
+
+def test_plos_cnt_stops_at_15_and_arc_cnt_restarts_per_packet(air):
+    """OBSERVE_TX: PLOS_CNT 'overflow protected to 15'; ARC_CNT 'reset
+    when transmission of a new packet starts'."""
+    _, a, b = air
+    a.setup(False, A, B, retr=0x12)
+    a.load(b"lost")
+    for i in range(17):
+        a.pulse()
+        sim_clock.advance_us(5000)
+        assert a.status() & N.MAX_RT
+        a.w(N.STATUS, N.MAX_RT)
+        assert a.r(N.OBSERVE_TX) == min(15, i + 1) << 4 | 2, i
+    a.xfer(N.FLUSH_TX)
+    b.setup(True, B, A)
+    assert send(a, b"next") & N.TX_DS
+    assert a.r(N.OBSERVE_TX) == 0xF0                   # no retry this time
+
+
+def test_ptx_takes_the_ack_on_pipe_0_only(air):
+    """Auto-ack: the PTX receives the ACK on data pipe 0, so RX_ADDR_P0
+    must equal TX_ADDR and pipe 0 be enabled, or the packet is lost."""
+    _, a, b = air
+    b.setup(True, B, A)
+    a.setup(False, A, B, retr=0x11)
+    a.w(N.RX_ADDR_P0, *A)
+    assert send(a, b"x") & N.MAX_RT and b.model.received == 1
+    a.xfer(N.FLUSH_TX)
+    a.w(N.RX_ADDR_P0, *B)
+    a.w(N.EN_RXADDR, 0x02)
+    assert send(a, b"y") & N.MAX_RT and b.model.received == 2
+    a.xfer(N.FLUSH_TX)
+    a.w(N.EN_RXADDR, 0x03)
+    assert send(a, b"z") & N.TX_DS
+
+
+def test_ptx_without_en_aa_sends_once_and_sets_tx_ds(air):
+    med, a, _ = air
+    frames = sniff(med, a)
+    a.setup(False, A, B, retr=0x13)
+    a.w(N.EN_AA, 0x00)
+    assert send(a, b"x") & N.TX_DS and len(frames) == 1
+
+
+def test_receiver_pipe_settings_decide_what_is_taken_and_acked(air):
+    """EN_RXADDR: a disabled pipe takes nothing; EN_AA per pipe: no ACK
+    from a pipe without it; static width (no DPL): RX_PW_Px must equal the
+    packet's width; a DPL pipe takes no packet without a length."""
+    _, a, b = air
+    b.setup(True, B, A)
+    a.setup(False, A, B, retr=0x11)
+    b.w(N.EN_RXADDR, 0x01)                             # pipe 1 off
+    assert send(a, b"x") & N.MAX_RT and b.model.received == 0
+    a.xfer(N.FLUSH_TX)
+    b.w(N.EN_RXADDR, 0x03)
+    b.w(N.EN_AA, 0x01)                                 # no auto-ack on pipe 1
+    assert send(a, b"x") & N.MAX_RT and b.model.received >= 1
+    a.xfer(N.FLUSH_TX)
+    b.xfer(N.FLUSH_RX)
+    b.w(N.EN_AA, 0x3F)
+    a.w(N.FEATURE, 0)                                  # a sends static width
+    before = b.model.received
+    assert send(a, b"abcd") & N.MAX_RT                 # b's pipe 1 is DPL
+    a.xfer(N.FLUSH_TX)
+    b.w(N.DYNPD, 0x01)                                 # pipe 1 static
+    b.w(N.RX_PW_P0 + 1, 4)
+    assert send(a, b"abc") & N.MAX_RT                  # 3 bytes, RX_PW 4
+    a.xfer(N.FLUSH_TX)
+    assert b.model.received == before
+    assert send(a, b"abcd") & N.TX_DS
+    assert b.xfer(N.R_RX_PAYLOAD, 0, 0, 0, 0)[1:] == b"abcd"
+
+
+def test_rx_pl_wid_is_the_width_of_the_fifo_head(air):
+    _, a, b = air
+    b.setup(True, B, A)
+    a.setup(False, A, B)
+    send(a, b"ab")
+    send(a, b"abcde")
+    assert b.xfer(N.R_RX_PL_WID, 0)[1] == 2
+    b.xfer(N.R_RX_PAYLOAD, 0, 0)
+    assert b.xfer(N.R_RX_PL_WID, 0)[1] == 5
+
+
+def test_w_tx_payload_noack_needs_en_dyn_ack(air):
+    """FEATURE EN_DYN_ACK 'enables the W_TX_PAYLOAD_NOACK command'."""
+    _, a, _ = air
+    a.setup(False, A, B)
+    a.w(N.FEATURE, N.EN_DPL)
+    a.load(b"x", N.W_TX_PAYLOAD_NOACK)
+    assert a.r(N.FIFO_STATUS) & 0x10                   # nothing queued
+    assert a.model.violations == ["W_TX_PAYLOAD_NOACK without EN_DYN_ACK"]
+
+
+# ---- the medium's knobs ---------------------------------------------------
+
+def test_overlapping_packets_on_one_channel_collide_not_across_channels(air):
+    med, a, b = air
+    c = Raw(2, med)
+    b.setup(True, B, A)
+    for r in (a, c):
+        r.setup(False, A, B)
+        r.w(N.EN_AA, 0)                         # one try each
+        r.load(b"x")
+    for ch in (76, 10):                         # same channel, then not
+        c.w(N.RF_CH, ch)
+        a.cep(1)
+        c.cep(1)
+        sim_clock.advance_us(15)
+        a.cep(0)
+        c.cep(0)
+        sim_clock.advance_us(2000)
+        for r in (a, c):
+            assert r.status() & N.TX_DS
+            r.w(N.STATUS, N.TX_DS)
+            r.load(b"x")
+        if ch == 76:
+            hits = med.stats["collisions"]
+            assert b.model.received == 0 and hits > 0
+    assert b.model.received == 1 and med.stats["collisions"] == hits
+
+
+def test_medium_loss_dup_reorder_and_delay_knobs():
+    sim_clock.reset()
+    machine.forget_all()
+
+    def pair(**knobs):
+        med = Medium(seed=3, **knobs)
+        a, b = Raw(len(med.radios) + 2, med), Raw(len(med.radios) + 3, med)
+        return med, a, b
+    med, a, b = pair(loss=1.0)
+    b.setup(True, B, A)
+    a.setup(False, A, B, retr=0x13)
+    assert send(a, b"x", 10000) & N.MAX_RT and b.model.received == 0
+    machine.forget_all()
+    med, a, b = pair(dup=1.0)                   # every packet twice
+    b.setup(True, B, A)
+    a.setup(False, A, B)
+    send(a, b"x", 10000, N.W_TX_PAYLOAD_NOACK)
+    assert b.model.received == 2                # no ACK: no PID check
+    machine.forget_all()
+    med, a, b = pair(reorder=1.0, reorder_us=3000)
+    b.setup(True, B, A)
+    a.setup(False, A, B)
+    order = []
+    for _ in range(4):                          # later ones overtake
+        for i in range(3):
+            a.load(bytes([i]), N.W_TX_PAYLOAD_NOACK)
+        a.cep(1)
+        sim_clock.advance_us(8000)
+        a.cep(0)
+        while not b.r(N.FIFO_STATUS) & 1:
+            order.append(b.xfer(N.R_RX_PAYLOAD, 0)[1])
+        a.w(N.STATUS, 0x70)
+    assert sorted(order) == [0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2]
+    assert order != [0, 1, 2] * 4, order
+    machine.forget_all()
+    med, a, b = pair(delay_us=1000)             # both ways: the ACK too
+    frames = sniff(med, a)
+    b.setup(True, B, A)
+    a.setup(False, A, B, retr=0xF0)             # ARD 4 ms
+    seen = []
+    machine.watch_pin(a.irq, lambda v: seen.append(sim_clock.now_us()))
+    assert send(a, b"x") & N.TX_DS and len(frames) == 1
+    assert seen[0] - frames[0].t_end >= 2 * 1000 + N.T_SETTLE
+
+
+def test_medium_seeds_give_different_draws():
+    from radio_medium import Rng
+    assert [Rng(1).next() for _ in range(3)] != [Rng(2).next()
+                                                  for _ in range(3)]
