@@ -284,3 +284,149 @@ def test_png_written(tmp_path):
     from PIL import Image
     im = Image.open(p)
     assert im.size == (240, 240) and im.getpixel((5, 5)) == (0, 255, 0)
+
+
+# ---- more datasheet facts, register level ---------------------------------
+
+@pytest.mark.parametrize("colmod,madctl", [(0x55, 0x00), (0x66, 0x00),
+                                           (0x55, 0x40), (0x55, 0x20)])
+def test_pointer_wraps_to_sc_sp_in_every_pixel_format_and_order(colmod,
+                                                                 madctl):
+    """After (EC, EP) the address pointer goes back to (SC, SP), not to
+    column or page 0, whatever COLMOD and MADCTL say."""
+    h = st(width=240, height=320)
+    h.boot(madctl=madctl, colmod=colmod)
+    h.window(10, 12, 20, 21)
+    if colmod == 0x66:
+        data = b"".join(bytes([0, 0, i << 3]) for i in range(1, 9))
+    else:
+        data = pixels(*range(1, 9))
+    h.cmd(dcs.RAMWR, data)
+    m = h.m
+
+    def at(c, p):               # host column, page -> RAM
+        col, row = (p, c) if madctl & dcs.MV else (c, p)
+        if madctl & dcs.MX:
+            col = 239 - col
+        return m.ram_pixel(col, row) & 0x1F if colmod == 0x66 else \
+            m.ram_pixel(col, row)
+    assert [at(c, 20) for c in (10, 11, 12)] == [7, 8, 3]
+    assert [at(c, 21) for c in (10, 11, 12)] == [4, 5, 6]
+
+
+def test_18_bit_pixels_keep_the_six_high_bits_of_each_byte():
+    """COLMOD 66h: one byte per colour, bits 7:2 significant; RGB565 in
+    frame memory takes R 5, G 6, B 5 of them."""
+    h = st()
+    h.boot(colmod=0x66)
+    h.window(0, 3, 0, 0)
+    h.cmd(dcs.RAMWR, bytes([0x00, 0xFC, 0x00, 0x00, 0x04, 0x00,
+                            0x84, 0x80, 0x0C, 0xFF, 0xFF, 0xFF]))
+    assert [h.m.ram_pixel(x, 0) for x in range(4)] == [
+        0x07E0, 0x0020, 0x10 << 11 | 0x20 << 5 | 0x01, 0xFFFF]
+    assert h.m.errors == []                 # 18-bit is a modelled format
+
+
+def test_bgr_swaps_red_and_blue_and_keeps_green():
+    h = st()
+    h.boot()
+    h.window(0, 0, 0, 0)
+    h.cmd(dcs.RAMWR, pixels(0xFFE0))        # yellow: red + green
+    assert h.m.pixel(0, 0) == 0xFFE0
+    h.cmd(dcs.MADCTL, [dcs.BGR])
+    assert h.m.pixel(0, 0) == 0x07FF        # on an RGB glass: cyan
+
+
+@pytest.mark.parametrize("cmd", [dcs.SLPOUT, dcs.SLPIN])
+def test_next_command_waits_5_ms_after_sleep_in_or_out(cmd):
+    """SLPIN/SLPOUT: 'wait 5 ms before sending the next command'."""
+    h = st()
+    h.boot()
+    if cmd == dcs.SLPOUT:
+        h.cmd(dcs.SLPIN, wait_ms=120)
+    h.cmd(cmd)
+    sim_clock.advance_us(4900)
+    h.cmd(dcs.DISPOFF)
+    assert h.m.display_on and "too early" in h.m.errors[-1]
+    sim_clock.advance_us(100)
+    h.cmd(dcs.DISPOFF)
+    assert not h.m.display_on
+
+
+def test_reset_timing_limits():
+    """RESX low >= 10 us resets (shorter is ignored); commands wait 5 ms
+    after a reset, SLPOUT 120 ms."""
+    h = st()
+    h.boot(madctl=0x60)
+    h.rst(0)
+    sim_clock.advance_us(9)
+    h.rst(1)
+    assert h.m.madctl == 0x60 and "RST pulse" in h.m.errors[-1]
+    h.rst(0)
+    sim_clock.advance_us(10)
+    h.rst(1)
+    assert h.m.madctl == 0 and h.m.reset_by == "RST"
+    sim_clock.advance_us(4900)
+    h.cmd(dcs.MADCTL, [0x40])
+    assert h.m.madctl == 0 and "too early" in h.m.errors[-1]
+    sim_clock.advance_us(100)
+    h.cmd(dcs.MADCTL, [0x40])
+    assert h.m.madctl == 0x40
+    sim_clock.advance_us(114900)            # 119.9 ms after the reset
+    h.cmd(dcs.SLPOUT)
+    assert h.m.sleeping and "needs 120 ms" in h.m.errors[-1]
+    sim_clock.advance_us(100)
+    h.cmd(dcs.SLPOUT)
+    assert not h.m.sleeping
+
+
+def test_bytes_sent_while_reset_is_held_are_ignored():
+    h = st()
+    h.boot()
+    h.window(0, 0, 0, 0)
+    h.cmd(dcs.RAMWR, pixels(0x1111))
+    h.rst(0)
+    h.cmd(dcs.RAMWR, pixels(0x2222))
+    sim_clock.advance_us(20)
+    h.rst(1)
+    assert h.m.ram_pixel(0, 0) == 0x1111
+
+
+@pytest.mark.parametrize("colmod", [0x55, 0x66])
+def test_pixels_past_the_last_ram_column_are_lost_not_wrapped(colmod):
+    """CASET beyond 239 (MV 0): those addresses do not exist; the pixels
+    there are lost and the next RAM row is untouched."""
+    h = st(width=240, height=320)
+    h.boot(colmod=colmod)
+    h.window(0, 239, 1, 1)
+    h.cmd(dcs.RAMWR, pixels(0x0841) * 240 if colmod == 0x55
+          else bytes([0x08, 0x08, 0x08]) * 240)
+    h.window(238, 241, 0, 0)
+    assert "beyond 239" in h.m.errors[-1]
+    h.cmd(dcs.RAMWR, pixels(*[0xFFFF] * 4) if colmod == 0x55
+          else b"\xff" * 12)
+    assert h.m.ram_pixel(238, 0) == 0xFFFF and h.m.ram_pixel(239, 0) == 0xFFFF
+    assert [h.m.ram_pixel(x, 1) for x in range(3)] == [0x0841] * 3
+
+
+def test_rddmadctl_reads_back_the_madctl_bits():
+    h = st()
+    h.boot(madctl=0xFC)                      # MY MX MV ML RGB MH
+    assert h.read(dcs.RDDMADCTL, 1)[0] == 0xFC
+
+
+def test_st7789_rdid1_to_rdid3_are_the_id_bytes_in_order():
+    """RDID1 (DAh) manufacturer 85h, RDID2 (DBh) version 85h, RDID3 (DCh)
+    driver 52h: the three bytes RDDID gives, without a dummy clock."""
+    h = st()
+    h.boot()
+    assert [h.read(c, 1)[0] for c in (0xDA, 0xDB, 0xDC)] == [0x85, 0x85, 0x52]
+
+
+def test_ili9341_module_without_rdid4_on_spi_reads_all_ones():
+    """id4_on_spi=False: MISO is not driven after RDID4, so the host reads
+    ff; the same module with it answers a dummy byte then 00 93 41."""
+    g = ili(id4_on_spi=False)
+    g.boot()
+    assert g.read(0xD3, 4) == b"\xff" * 4
+    assert g.m.errors == []
