@@ -151,6 +151,57 @@ def case_draw_on_a_full_board():
         assert g.winner == 0 and g.turn == 1
 
 
+def case_five_on_the_last_point_wins():
+    # the draw pattern above with row 1 changed to white .. black 2..6, white
+    # 7: the 225th move, black's (4, 1), fills the board and makes a five,
+    # which is a win, not a draw
+    black = set((x, y) for y in range(15) for x in range(15) if ((x >> 1) + y) % 2 == 0)
+    white = set((x, y) for y in range(15) for x in range(15) if ((x >> 1) + y) % 2 == 1)
+    for p in ((4, 1), (5, 1)):
+        white.remove(p)
+        black.add(p)
+    for p in ((7, 1), (0, 0)):
+        black.remove(p)
+        white.add(p)
+    black.remove((4, 1))
+    black = sorted(black) + [(4, 1)]
+    white = sorted(white)
+    for rule in RULES:
+        g = gomoku.Game(rule)
+        for n in range(225):
+            assert g.winner == 0, (rule, n)
+            x, y = (white if n & 1 else black)[n >> 1]
+            g.play(x, y)
+        assert g.moves == 225 and g.winner == 1, (rule, g.winner)
+        assert cells(g.five()) == [(x, 1) for x in range(2, 7)]
+
+
+def case_five_beside_an_overline_is_the_row_shown():
+    # the last move (5, 7) makes six across and an exact five down: under
+    # standard and for renju's black only the five wins, and five() must show
+    # it, not the six (across is looked at first)
+    black = [(2, 7), (3, 7), (4, 7), (6, 7), (7, 7), (5, 3), (5, 4), (5, 5), (5, 6), (5, 7)]
+    for rule in (gomoku.STANDARD, gomoku.RENJU):
+        g = build(rule, black)
+        assert g.winner == 1, rule
+        assert cells(g.five()) == [(5, y) for y in range(3, 8)], (rule, g.five())
+    g = build(gomoku.FREESTYLE, black)
+    assert g.winner == 1 and g.five()[4] in (5, 6)
+
+
+def case_winning_row_stops_at_the_board_edge():
+    # diagonal fives ending on the left and right edges, the stone on the
+    # far side of the other edge (one step on past it in the packed index)
+    # of the same colour: it is not part of the row
+    for rule in RULES:
+        g = build(rule, [(14, 3), (0, 5), (1, 6), (2, 7), (3, 8), (4, 9)])
+        assert g.winner == 1
+        assert cells(g.five()) == [(k, 5 + k) for k in range(5)], (rule, g.five())
+        g = build(rule, [(0, 5), (14, 5), (13, 6), (12, 7), (11, 8), (10, 9)])
+        assert g.winner == 1
+        assert cells(g.five()) == sorted((14 - k, 5 + k) for k in range(5)), (rule, g.five())
+
+
 def case_renju_double_three():
     g = build(gomoku.RENJU, [(6, 7), (7, 7), (8, 5), (8, 6)])
     g.play(0, 4)
