@@ -90,3 +90,89 @@ def test_ticks_add_refuses_an_interval_ticks_diff_cannot_tell():
     for d in (half, -half, 1 << 30, -(1 << 31)):
         with pytest.raises(OverflowError):
             time.ticks_add(t, d)
+
+
+def test_ticks_wrap_at_2_30_and_ticks_diff_of_half_a_period_is_negative():
+    """MicroPython's ticks (rp2, esp32): values modulo 2**30; ticks_diff
+    answers in [-2**29, 2**29 - 1]."""
+    sim_clock.reset(((1 << 30) + 5) * 1000)
+    assert time.ticks_ms() == 5
+    sim_clock.reset((1 << 30) + 7)
+    assert time.ticks_us() == 7
+    half = 1 << 29
+    assert time.ticks_diff(half, 0) == -half
+    assert time.ticks_diff(half - 1, 0) == half - 1
+    assert time.ticks_diff(3, (1 << 30) - 2) == 5
+    sim_clock.reset()
+
+
+def test_sim_clock_timers_fire_in_order_each_at_its_own_time():
+    sim_clock.reset()
+    seen = []
+    for due, name in ((100, "b"), (50, "a"), (101, "c")):
+        sim_clock.call_at(due, lambda n=name: seen.append(
+            (n, sim_clock.now_us())))
+    sim_clock.advance_us(100)               # due at the end: fires too
+    assert seen == [("a", 50), ("b", 100)] and sim_clock.now_us() == 100
+    sim_clock.reset()
+    sim_clock.advance_us(1000)
+    assert len(seen) == 2                   # reset forgot the timer at 101
+    sim_clock.set_real(True)
+    try:
+        sim_clock.advance_us(-5)            # a negative sleep is no sleep
+    finally:
+        sim_clock.set_real(False)
+        sim_clock.reset()
+
+
+def test_pin_levels_follow_mode_pull_and_open_drain():
+    machine.forget_all()
+    P = machine.Pin
+    assert P(1, P.IN, P.PULL_DOWN).value() == 0
+    assert P(2, P.IN, P.PULL_UP).value() == 1
+    p = P(3, P.IN, P.PULL_UP)
+    p.value(0)                              # sets the output latch only
+    assert p.value() == 1
+    od = P(4, P.OPEN_DRAIN, P.PULL_UP, value=0)
+    assert od.value() == 0
+    od.value(1)                             # released: the pull-up
+    assert od.value() == 1
+
+
+def test_pin_irq_fires_on_the_edges_asked_for_and_watchers_on_changes():
+    machine.forget_all()
+    P = machine.Pin
+    p = P(6, P.IN, P.PULL_UP)
+    seen = []
+    p.irq(lambda pin: seen.append(("r", pin.value())), trigger=P.IRQ_RISING)
+    machine.drive_pin(6, 0)
+    machine.drive_pin(6, None)
+    assert seen == [("r", 1)]
+    p.irq(lambda pin: seen.append(("f", pin.value())), trigger=P.IRQ_FALLING)
+    machine.drive_pin(6, 0)
+    machine.drive_pin(6, None)
+    assert seen == [("r", 1), ("f", 0)]
+    levels = []
+    machine.watch_pin(7, levels.append)
+    q = P(7, P.OUT, value=1)
+    for v in (1, 0, 0, 1):
+        q.value(v)
+    assert levels == [0, 1]                 # changes only, once each
+
+
+def test_spi_byte_takes_8_clocks_and_a_bus_nobody_drives_reads_ff():
+    spi, cs = spi_with_chip()
+    sim_clock.reset()
+    spi.write(b"\x00" * 10)                 # 80 clocks at 1 MHz
+    assert sim_clock.now_us() == 80
+    cs(1)
+    assert spi.read(2, 0x00) == b"\xff\xff"
+
+
+def test_pwm_duty_zero_holds_the_pin_low():
+    machine.forget_all()
+    pin = machine.Pin(13, machine.Pin.OUT, value=1)
+    pwm = machine.PWM(pin, duty_u16=0)
+    assert machine.pin_level(13) == 0
+    pwm.duty_u16(30000)
+    assert machine.pin_level(13) == 1 and pwm.duty_u16() == 30000
