@@ -268,6 +268,47 @@ def case_renju_fake_three():
     assert g.forbidden(7, 7)
 
 
+def case_renju_straight_fours_at_edges_and_beside_forbidden_points():
+    # A three counts only if it can become a straight four (both ends make
+    # exactly five) on a point black may play; a dead three is no three.
+    # Row 7's three (10..12, 7) is shut on the left by white (8, 7); its
+    # straight four is 10..13, whose right end (14, 7) is on the board's
+    # edge: with column 12's three it makes (12, 7) a double three. (0, 8),
+    # the point after (14, 7) in board order, is black: the edge is no stone.
+    g = build(gomoku.RENJU, [(10, 7), (11, 7), (12, 5), (12, 6), (0, 8)],
+              white=[(8, 7), (0, 0), (14, 14), (0, 14), (2, 2)])
+    assert g.forbidden(12, 7)
+    expect_error(g, g.play, (12, 7), "double three")
+    # (3, 6): a three across (1..3, 6) and a broken three down (3,4) (3,6)
+    # (3,7). Across, 0..3 has the edge at one end, no straight four; 1..4
+    # needs (4, 6), which would make it and a four on the diagonal (1,9)
+    # (2,8) (3,7): a double four, forbidden. One real three: allowed.
+    g = build(gomoku.RENJU, [(1, 9), (3, 4), (2, 8), (3, 7), (2, 6), (1, 6)],
+              white=[(3, 1), (1, 3), (4, 0), (3, 11), (4, 5), (14, 14)])
+    assert not g.forbidden(3, 6)
+    g.play(3, 6)
+    g.play(14, 0)
+    expect_error(g, g.play, (4, 6), "double four")
+    # (12, 8): a three across (11..13, 8) and one down (12, 6..8). Down,
+    # 5..8 is no straight four: (12, 4) would join (12, 3) in six; 6..9
+    # needs (12, 9), a double three itself (across (10,9) . (12,9) (13,9),
+    # diagonally (13,8) (12,9) (11,10)). One real three: allowed.
+    g = build(gomoku.RENJU, [(12, 7), (11, 8), (13, 8), (10, 9), (12, 6), (12, 3), (13, 9),
+                             (11, 10)],
+              white=[(0, 0), (14, 14), (0, 14), (2, 2), (4, 0), (4, 14), (2, 12), (6, 0)])
+    assert not g.forbidden(12, 8)
+    assert g.play(12, 8) == 0 and g.stone(12, 8) == 1
+    # (9, 13): a broken three across (8,13) (9,13) . (11,13) and a three on
+    # the diagonal (11,11) (10,12) (9,13). The row's straight-four point
+    # (10, 13) also makes a dead three down column 10 (the edge shuts it):
+    # no three, so (10, 13) is allowed, both threes are real, and (9, 13) is
+    # a double three
+    g = build(gomoku.RENJU, [(12, 11), (8, 13), (10, 14), (11, 12), (10, 12), (11, 13),
+                             (11, 11)],
+              white=[(0, 14), (13, 11), (7, 12), (3, 14), (2, 11), (5, 12), (0, 0)])
+    assert g.forbidden(9, 13)
+
+
 def case_undo_everything():
     for rule in RULES:
         g = gomoku.Game(rule)
