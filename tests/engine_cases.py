@@ -378,9 +378,13 @@ def case_ai_renju_black_avoids_forbidden():
     g.play(0, 6)
     assert g.turn == 1
     g2 = build(gomoku.RENJU, [(6, 7), (7, 7), (8, 5), (8, 6), (14, 14)],
-               white=[(0, 4), (0, 6), (0, 8), (0, 10)])
+               white=[(0, 4), (0, 8), (14, 4), (4, 14)])
     assert g2.turn == 2 and g2.forbidden(8, 7)
     assert ai.best_move(g2, 1) != 8 + 7 * 15
+    # (white's stones hold no threat of their own: in freestyle it blocks there)
+    f2 = build(gomoku.FREESTYLE, [(6, 7), (7, 7), (8, 5), (8, 6), (14, 14)],
+               white=[(0, 4), (0, 8), (14, 4), (4, 14)])
+    assert ai.best_move(f2, 1) == 8 + 7 * 15
 
 
 def case_ai_legal_whole_games():
