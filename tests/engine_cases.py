@@ -385,6 +385,14 @@ def case_ai_renju_black_avoids_forbidden():
     f2 = build(gomoku.FREESTYLE, [(6, 7), (7, 7), (8, 5), (8, 6), (14, 14)],
                white=[(0, 4), (0, 8), (14, 4), (4, 14)])
     assert ai.best_move(f2, 1) == 8 + 7 * 15
+    # black's busiest point (6, 7) makes a four down column 6 and blocks
+    # white's diagonal (4,5) (5,6), but it joins six across: an overline
+    g = build(gomoku.RENJU, [(2, 7), (3, 7), (4, 7), (5, 7), (7, 7), (6, 5), (6, 6), (6, 9)],
+              white=[(1, 7), (6, 4), (4, 5), (5, 6), (14, 14), (0, 14), (14, 0), (12, 12)])
+    assert g.turn == 1 and g.forbidden(6, 7)
+    m = ai.best_move(g, 1)
+    assert m != 6 + 7 * 15 and not g.forbidden(m % 15, m // 15)
+    g.play(m % 15, m // 15)
 
 
 def case_ai_legal_whole_games():
