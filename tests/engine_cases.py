@@ -361,6 +361,12 @@ def case_ai_four_three_and_double_three():
     g = build(gomoku.FREESTYLE, [(6, 7), (7, 7), (8, 5), (8, 6)],
               white=[(1, 1), (13, 13), (1, 13)])
     assert g.turn == 2 and ai.best_move(g, 1) == 8 + 7 * 15
+    # white to move with a double-three point (12, 10) of its own, black with
+    # the four-three point (7, 7): black's four would come first, so white
+    # blocks it rather than make its own double three
+    g = build(gomoku.FREESTYLE, [(4, 7), (5, 7), (6, 7), (7, 5), (7, 6), (0, 14)],
+              white=[(3, 7), (10, 10), (11, 10), (12, 8), (12, 9)])
+    assert g.turn == 2 and ai.best_move(g, 1) == 7 + 7 * 15
 
 
 def case_ai_renju_black_avoids_forbidden():
