@@ -188,7 +188,12 @@ def test_forged_foreign_and_impossible_packets_change_nothing():
         packet(L.HIST, 0, c, (c, h >> 8, h & 0xFF, 0, 0, 100, 101)),
         packet(L.HIST, 0, c, (0, 0xFF, 0xFF, 0, 0, 1, 2), flags=L.F_HOST),
         packet(L.HIST, 0, c, (1, 2)),
+        # a repair whose start does not hash as ours: nothing is taken back
+        packet(L.HIST, 0, c, (1, 0x12, 0x34, 0, 0, 200, 201),
+               flags=L.F_HOST | L.F_REPAIR),
         packet(L.REMATCH, 5, c, ()),
+        # the host asks for a rematch while this game is still on
+        packet(L.STATUS, 0, c, (h >> 8, h & 0xFF, 1)),
     ]
     deliver(forged + semantic)
     assert B.stats["foreign"] - st0["foreign"] >= 5
@@ -220,3 +225,184 @@ def test_illegal_moves_on_the_hosts_turn_are_counted_not_applied():
     assert b.stats["duplicates"] == st0["duplicates"] + 2
     acks = [p for p in feed.sent if p[1] == L.ACK and p[8:10] == bytes((0, 77))]
     assert len(acks) == 3
+
+
+def test_frames_of_another_version_or_type_or_too_short_are_malformed():
+    # each with a good CRC: the frame check itself refuses them
+    c, h = B.count, B._hash
+    good = packet(L.STATUS, 0, c, (h >> 8, h & 0xFF, 0))
+    bad = [with_crc(bytes((2,)) + good[1:]),            # protocol version 2
+           with_crc(good[:1] + bytes((0,)) + good[2:]),  # no such type
+           with_crc(good[:1] + bytes((L.BYE + 1,)) + good[2:]),
+           # a header cut short (REMATCH has no payload to miss)
+           with_crc(packet(L.REMATCH, 1, c, ())[:L.HEADER - 1] + b"\0\0")]
+    for p in bad:
+        assert not L.Link.check(p, len(p))
+    st0 = dict(B.stats)
+    deliver(bad)
+    assert B.stats["malformed"] - st0["malformed"] == len(bad)
+    assert B.stats["received"] == st0["received"]
+
+
+def test_a_different_move_at_a_taken_index_is_a_conflict_never_acked():
+    # acked, the peer would think its move was taken while ours stands
+    c, h = B.count, B._hash
+    taken = B.moves[2]
+    other = (taken + 1) % 225
+    while B.game.stone(other % 15, other // 15):
+        other = (other + 1) % 225
+    hb = B.hash_at(2)
+    st0 = dict(B.stats)
+    sent0 = len(FEED.sent)
+    deliver([packet(L.MOVE, 0, 2, (other % 15, other // 15, hb >> 8, hb & 0xFF),
+                    seq=500)])
+    assert B.stats["conflicts"] == st0["conflicts"] + 1
+    assert B.stats["duplicates"] == st0["duplicates"]
+    assert not [p for p in FEED.sent[sent0:] if p[1] == L.ACK]
+    # the same index with the move we hold is a duplicate: acked again
+    deliver([packet(L.MOVE, 0, 2, (taken % 15, taken // 15, hb >> 8, hb & 0xFF),
+                    seq=501)])
+    assert B.stats["duplicates"] == st0["duplicates"] + 1
+    assert [p for p in FEED.sent[sent0:]
+            if p[1] == L.ACK and p[8:10] == bytes((501 >> 8, 501 & 0xFF))]
+    assert (c, h) == (B.count, B._hash)
+
+
+def test_a_move_of_the_next_game_is_not_acked_one_of_an_old_game_is():
+    # an old game's move is long settled: acked, the peer stops sending it;
+    # a move of a game we have not started yet is not ours to take
+    h = B._hash
+    sent0 = len(FEED.sent)
+    deliver([packet(L.MOVE, B.game_no + 1, 0, (7, 7, 0xFF, 0xFF), seq=600)])
+    assert not [p for p in FEED.sent[sent0:] if p[1] == L.ACK]
+    deliver([packet(L.MOVE, (B.game_no - 1) & 0xFF, B.count,
+                    (7, 7, h >> 8, h & 0xFF), seq=601)])
+    acks = [p for p in FEED.sent[sent0:] if p[1] == L.ACK]
+    assert len(acks) == 1 and acks[0][8:10] == bytes((601 >> 8, 601 & 0xFF))
+
+
+def test_a_status_of_the_next_game_starts_it_one_of_an_old_game_does_not():
+    # a device reset before the rematch took: the peer's STATUS says it
+    # went on to the next game, which both had agreed on
+    _, b, feed, _ = setup_pair()
+    now = time.ticks_ms()
+    feed.inbox.append(packet(L.STATUS, (b.game_no - 1) & 0xFF, 0,
+                             (0xFF, 0xFF, 0), b=b))
+    while feed.inbox:
+        b.poll(now)
+    assert b.game_no == 0 and b.count == 5
+    colour = b.my_colour
+    feed.inbox.append(packet(L.STATUS, 1, 0, (0xFF, 0xFF, 0), b=b))
+    events = []
+    while feed.inbox:
+        events.append(b.poll(now))
+    assert M.EV_NEW_GAME in events
+    assert b.game_no == 1 and b.count == 0 and b.game.moves == 0
+    assert b.my_colour == 3 - colour
+
+
+def test_a_rematch_packet_alone_asks_the_peer_and_starts_the_game():
+    # without waiting for a STATUS to carry the wish
+    medium = H.make_medium(seed=7)
+    a = M.Match(H.Node(0, medium).radio, host=True, seed=7,
+                now_ms=time.ticks_ms())
+    b = M.Match(H.Node(1, medium).radio, host=False, seed=8,
+                now_ms=time.ticks_ms())
+
+    def run(cond):
+        for _ in range(2000):
+            a.poll(time.ticks_ms())
+            b.poll(time.ticks_ms())
+            if cond():
+                return
+            time.sleep_ms(5)
+        raise AssertionError("no progress")
+    run(lambda: a.state == b.state == M.PAIRED)
+    for k in range(9):      # black (the host) makes five on row 0
+        mover = a if k % 2 == 0 else b
+        assert mover.send_move(k // 2, 0 if mover is a else 1)
+        run(lambda n=k + 1: a.count == b.count == n and not a.link.queue
+            and not b.link.queue)
+    assert a.game.winner == b.game.winner == 1
+    fa, fb = FeedRadio(), FeedRadio()
+    a.link.radio, b.link.radio = fa, fb
+
+    def forward(src, dst, m):
+        rem = [p for p in src.sent if p[1] == L.REMATCH]
+        assert rem
+        dst.inbox.append(rem[0])
+        events = []
+        while dst.inbox:
+            events.append(m.poll(time.ticks_ms()))
+        return events
+    assert a.rematch()
+    a.poll(time.ticks_ms())
+    assert M.EV_REMATCH_ASKED in forward(fa, fb, b)
+    assert b.peer_rematch and b.game_no == 0
+    assert b.rematch() and b.game_no == 1          # both want it
+    b.poll(time.ticks_ms())
+    assert M.EV_NEW_GAME in forward(fb, fa, a)
+    assert a.game_no == 1 and a.count == 0
+    assert (a.my_colour, b.my_colour) == (2, 1)     # colours swapped
+
+
+def _send_times(ln, radio, t0, ms):
+    times = []
+    for t in range(t0, t0 + ms, 5):
+        n = len(radio.sent)
+        ln.service(t)
+        if len(radio.sent) > n:
+            times.append(t)
+    return times
+
+
+def test_retransmits_back_off_and_start_again_for_the_next_packet():
+    # a packet the peer does not acknowledge is sent at once, then again
+    # after RETRY_MS, backing off (with jitter) to RETRY_MAX_MS: the air is
+    # shared with the peer's answers and with other pairs in the room
+    radio = FeedRadio()
+    ln = L.Link(radio, seed=5)
+    ln.session = 0x12345679
+    retry, top = L.Link.RETRY_MS, L.Link.RETRY_MAX_MS
+    seq = ln.reliable(L.MOVE, 0, 0, (1, 2, 0xFF, 0xFF), 1000)
+    times = _send_times(ln, radio, 1000, 4000)
+    assert times[0] == 1000
+    gaps = [b - a for a, b in zip(times, times[1:])]
+    assert len(gaps) >= 8
+    assert retry <= gaps[0] <= retry * 3 // 2 + 5
+    assert gaps[0] < gaps[1] < gaps[2]
+    assert all(retry <= g <= top * 3 // 2 + 5 for g in gaps)
+    assert max(gaps) >= top
+    assert ln.stats["retransmits"] == len(gaps)
+    # acknowledged: the next packet starts from RETRY_MS again
+    assert ln.acked(seq) and not ln.queue
+    ln.reliable(L.MOVE, 0, 1, (3, 4, 0xFF, 0xFF), 6000)
+    times = _send_times(ln, radio, 6000, 200)
+    assert times[0] == 6000 and retry <= times[1] - 6000 <= retry * 3 // 2 + 5
+
+
+def test_a_late_copy_of_an_old_ack_does_not_cancel_the_next_move():
+    # the host acked our move twice (its first ACK was thought lost); the
+    # copy arrives after our next move: that move must still be resent
+    a, b, feed, _ = setup_pair()
+    now = time.ticks_ms()
+    assert b.send_move(12, 12)
+    mv = [p for p in feed.sent if p[1] == L.MOVE]
+    seq1 = (mv[-1][8] << 8) | mv[-1][9]
+    ack1 = packet(L.ACK, 0, b.count, (L.MOVE,), seq=seq1, b=b)
+    feed.inbox.append(ack1)
+    b.poll(now)
+    assert not b.link.queue
+    h = b._hash
+    feed.inbox.append(packet(L.MOVE, 0, b.count, (13, 13, h >> 8, h & 0xFF),
+                             seq=900, b=b))
+    b.poll(now)
+    assert b.game.stone(13, 13) == 1
+    assert b.send_move(11, 11)
+    feed.inbox.append(ack1)                     # the late copy
+    b.poll(now)
+    sent = len(feed.sent)
+    for t in range(now, now + 1000, 20):
+        b.poll(t)
+    again = [p for p in feed.sent[sent:] if p[1] == L.MOVE]
+    assert again and again[0][10] == b.count - 1 and again[0][11:13] == bytes((11, 11))
