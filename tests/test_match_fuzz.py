@@ -344,6 +344,9 @@ def test_a_rematch_packet_alone_asks_the_peer_and_starts_the_game():
     assert M.EV_NEW_GAME in forward(fb, fa, a)
     assert a.game_no == 1 and a.count == 0
     assert (a.my_colour, b.my_colour) == (2, 1)     # colours swapped
+    # the new game starts with nobody asking: its own end may ask again
+    for m in (a, b):
+        assert not m.rematch_wanted and not m.peer_rematch
 
 
 def _send_times(ln, radio, t0, ms):
