@@ -339,6 +339,14 @@ def test_a_rematch_packet_alone_asks_the_peer_and_starts_the_game():
     a.poll(time.ticks_ms())
     assert M.EV_REMATCH_ASKED in forward(fa, fb, b)
     assert b.peer_rematch and b.game_no == 0
+    # the peer acknowledges it: not resent into the next game, where it
+    # would hold up the moves queued behind it
+    seq = (fa.sent[-1][8] << 8) | fa.sent[-1][9]
+    acks = [p for p in fb.sent if p[1] == L.ACK and (p[8] << 8 | p[9]) == seq]
+    assert acks and acks[0][L.HEADER] == L.REMATCH
+    fa.inbox.append(acks[0])
+    a.poll(time.ticks_ms())
+    assert not a.link.queue
     assert b.rematch() and b.game_no == 1          # both want it
     b.poll(time.ticks_ms())
     assert M.EV_NEW_GAME in forward(fb, fa, a)
@@ -409,3 +417,41 @@ def test_a_late_copy_of_an_old_ack_does_not_cancel_the_next_move():
         b.poll(t)
     again = [p for p in feed.sent[sent:] if p[1] == L.MOVE]
     assert again and again[0][10] == b.count - 1 and again[0][11:13] == bytes((11, 11))
+
+
+def test_a_paired_host_makes_no_offer_and_takes_no_repair():
+    # a third handheld calling for a host is not offered a taken one; and
+    # the host's list is the one that wins: a joiner cannot replace it
+    a, _, _, _ = setup_pair()
+    feed = FeedRadio()
+    a.link.radio = feed
+    foreign0 = a.stats["foreign"]
+    deliver([packet(L.HELLO, 0, 0, (9, 8, 7, 6), flags=0, session=0, b=a)], a)
+    assert not [p for p in feed.sent if p[1] == L.OFFER]
+    assert a.stats["foreign"] == foreign0 + 1
+    deliver([packet(L.HIST, 0, a.count, (0, 0xFF, 0xFF, 0, 0, 100, 101, 102),
+                    flags=L.F_REPAIR, b=a)], a)
+
+
+def test_a_joiner_takes_only_an_offer_for_its_own_call_with_a_known_rule():
+    medium = H.make_medium(seed=9)
+    j = M.Match(H.Node(0, medium).radio, host=False, seed=9,
+                now_ms=time.ticks_ms())
+    j.link.radio = FeedRadio()
+    nonce = M.Match._u32(j.nonce)
+    other = M.Match._u32(j.nonce ^ 0x5A5A)
+    s = 0x2468ACE1
+    bad = [packet(L.OFFER, 0, 0, other + (0, 1), session=s, b=j),  # another's
+           packet(L.OFFER, 0, 0, nonce + (2, 1), session=s, b=j),  # no rule 2
+           packet(L.OFFER, 0, 0, nonce + (0, 3), session=s, b=j)]  # colour 3
+    st0 = dict(j.stats)
+    deliver(bad, j)
+    assert j.session == 0 and not j.link.queue
+    assert j.stats["foreign"] == st0["foreign"] + 1
+    assert j.stats["malformed"] == st0["malformed"] + 2
+    # its own, with a rule it knows: taken, and JOIN is queued
+    j.link.radio.inbox.append(packet(L.OFFER, 0, 0, nonce + (4, 2), session=s,
+                                     b=j))
+    j.poll(time.ticks_ms())
+    assert j.session == s and j.rule == 4 and j.host_colour == 2
+    assert [e[1] for e in j.link.queue] == [L.JOIN]

@@ -204,6 +204,15 @@ def test_snapshot_rejects_corruption():
     flipped[-3] ^= 1
     with pytest.raises(ValueError):
         M.Match.restore(na.radio, bytes(flipped))
+    # a good CRC over a move count that is not the number of moves held
+    from crc16 import crc16
+    for count in (blob[12] + 1, blob[12] - 1):
+        wrong = bytearray(blob[:-2])
+        wrong[12] = count
+        c = crc16(wrong, len(wrong))
+        wrong.extend((c >> 8, c & 0xFF))
+        with pytest.raises(ValueError):
+            M.Match.restore(na.radio, bytes(wrong))
     with pytest.raises(ValueError):
         M.Match(na.radio, host=True, rule=3)
     fresh = M.Match(na.radio, host=True, seed=1)
