@@ -59,6 +59,7 @@ def test_vs_ai_full_game_to_winner_banner_and_rematch(flash):
         s.wait(250)                         # the AI answers
         if k == 4:
             snap_board(s, "mid")
+            s.snap("mid:mark", [VIEW.center(i) for i in ALL])
     s.wait(300)
     snap_board(s, "end")
     s.snap("banner", [(1, 1), (VIEW.status.w - 2, VIEW.status.h - 2)])
@@ -68,6 +69,8 @@ def test_vs_ai_full_game_to_winner_banner_and_rematch(flash):
     rig = run_device(board_sim, s.end(), flash)
 
     assert board_from(rig, "mid") == expected(moves[:6])
+    # the last move is marked (the AI's reply), and only it
+    assert [i for i in ALL if rig.snaps["mid:mark"][i] == bv.LAST] == [moves[5]]
     assert board_from(rig, "end") == expected(moves)
     assert rig.snaps["banner"] == [bv.BANNER, bv.BANNER]
     # the five is highlighted: its cells' corners turn WIN, no others
@@ -80,6 +83,7 @@ def test_vs_ai_full_game_to_winner_banner_and_rematch(flash):
     assert all(expected(moves)[i] == g.winner for i in win)
     # the rematch starts on an empty board, cursor kept
     assert board_from(rig, "rematch") == [0] * 225
+    assert bv.WIN not in rig.snaps["rematch:bg"]     # the old five is gone
     assert rig.snaps["rematch:corners"].count(bv.CURSOR) == 1
 
 
@@ -109,6 +113,10 @@ def test_two_players_undo_and_winner(flash):
     s.wait(300)
     snap_board(s, "end")
     s.snap("banner", [(1, 1)])
+    s.tap("back")           # the winning move taken back
+    s.wait(100)
+    snap_board(s, "unwon")
+    s.snap("unwon:mark", [VIEW.center(i) for i in ALL])
     rig = run_device(board_sim, s.end(), flash)
     assert board_from(rig, "slip") == expected([black[0], white[0], c + 40])
     assert board_from(rig, "undone") == expected([black[0], white[0]])
@@ -120,6 +128,11 @@ def test_two_players_undo_and_winner(flash):
     assert rig.snaps["banner"] == [bv.BANNER]
     assert [i for i in ALL if rig.snaps["end:bg"][i] == bv.WIN] \
         == black[:5]
+    # undone: no five shown any more, the mark back on the move before
+    assert board_from(rig, "unwon") == expected(order[:-1])
+    assert bv.WIN not in rig.snaps["unwon:bg"]
+    assert [i for i in ALL if rig.snaps["unwon:mark"][i] == bv.LAST] \
+        == [order[-2]]
 
 
 def test_undo_vs_ai_takes_back_both_moves(flash):
@@ -387,6 +400,10 @@ def test_end_screen_highlights_the_engines_winning_row(case, flash):
     s.wait(300)
     snap_board(s, "end")
     s.snap("banner", [(1, 1)])
+    s.tap("back")           # the winning move taken back
+    s.wait(100)
+    snap_board(s, "unwon")
+    s.snap("unwon:mark", [VIEW.center(i) for i in ALL])
     rig = run_device(board_sim, s.end(), flash)
     assert rig.snaps["banner"] == [bv.BANNER]
     assert [i for i in ALL if rig.snaps["end:bg"][i] == bv.WIN] == want
