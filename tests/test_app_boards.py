@@ -160,6 +160,8 @@ def test_esp32_without_gyro_steers_with_its_three_keys(flash, capsys):
     assert "joystick" not in shown.lower() + out.lower()
     # the pause line does not read "Menu: ... Menu: next"
     assert "Paused: < Resume > Menu: next Place: ok" in texts
+    # only key letters are renamed, not words that start with one
+    assert "AI thinking..." in texts and "Black (you) to move" in shown
     for letter in "ABXY":
         assert letter + ":" not in shown.split()
 
