@@ -45,6 +45,30 @@ def test_no_vcf_where_there_is_none():
     assert search.vcf(g, 1) == -1
 
 
+
+def test_no_vcf_through_a_block_that_makes_the_defenders_four():
+    # black's four (7,7) (diagonal (4,10)..(8,6)) is blocked at (6, 8), which
+    # gives white the four (4,6) (5,7) (6,8) (7,9): black must answer at
+    # (3, 5), no four of its own, and its other fours ((8,8)/(8,9) down
+    # column 8, (2,9)/(3,9) across row 9) win nothing: no VCF
+    black = [(5, 5), (5, 9), (5, 4), (6, 9), (8, 4), (4, 10), (8, 7), (4, 5), (8, 6), (4, 9),
+             (8, 10)]
+    white = [(10, 5), (5, 7), (4, 8), (6, 7), (7, 6), (9, 8), (7, 9), (4, 6), (10, 7), (8, 5),
+             (9, 6)]
+    g = position(black, white)
+    assert g.turn == 1 and fives(g, 1) == [] and fives(g, 2) == []
+    g.play(7, 7)
+    assert fives(g, 1) == [8 * 15 + 6]
+    g.play(6, 8)
+    assert fives(g, 2) == [5 * 15 + 3]
+    g.play(3, 5)
+    assert fives(g, 1) == []
+    g.undo()
+    g.undo()
+    g.undo()
+    search._g[search._VCF_NODES], search._g[search._VCF_LIMIT] = 0, 500
+    assert search.vcf(g, 1) == -1
+
 @pytest.mark.parametrize("level", LEVELS)
 def test_levels_convert_the_vcf_against_a_defender(level):
     g = position(VCF_BLACK, VCF_WHITE)
