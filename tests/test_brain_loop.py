@@ -227,3 +227,91 @@ def test_turn_and_play_out_of_turn_change_nothing():
     assert feed(loop, "PLAY 3,3", "TURN 4,4") == ["3,3", "0,0"]
     grid, me, _, _ = choose.calls[-1]
     assert me == 2 and grid[7][7] == grid[4][4] == 1 and grid[3][3] == 2
+
+
+@pytest.mark.parametrize("line, error", [
+    ("START 10", "ERROR only a 15x15 board is supported, not 10"),       # smaller too
+    ("START 16", "ERROR only a 15x15 board is supported, not 16"),
+    ("RESTART", "ERROR no game: send START 15 first"),                  # before START
+])
+def test_start_takes_only_15_and_restart_needs_a_game(line, error):
+    loop, choose, out = loop_with(line)
+    assert out == [error] and loop.stones is None
+    assert feed(loop, "TURN 7,7") == ["ERROR no game: send START 15 first"]
+    assert choose.calls == []
+
+
+@pytest.mark.parametrize("info, error", [
+    ("INFO rule 9", "ERROR INFO rule 9: caro is not supported"),      # caro bit with others
+    ("INFO rule -9", "ERROR INFO rule -9 is negative"),               # -9 & 8 == 0
+    ("INFO time_left x", "ERROR INFO time_left wants a number, got 'x'"),
+    ("INFO timeout_match x", "ERROR INFO timeout_match wants a number, got 'x'"),
+    ("INFO game_type x", "ERROR INFO game_type wants a number, got 'x'"),
+    ("INFO TIMEOUT_TURN x", "ERROR INFO timeout_turn wants a number, got 'x'"),
+])
+def test_every_bad_info_value_is_told_at_the_next_move(info, error):
+    loop, choose, out = loop_with("START 15", info)
+    assert out == ["OK"]
+    assert feed(loop, "BEGIN") == [error]
+    assert loop.stones == [] and choose.calls == [] and loop.rule == 0
+
+
+def test_info_key_is_case_insensitive():
+    loop, choose, out = loop_with("START 15", "INFO RULE 4", "BEGIN")
+    assert out == ["OK", "0,0"] and loop.rule == 4 and choose.calls[0][2] == 4
+
+
+def test_turn_off_the_bottom_edge_is_refused():
+    loop, choose, _ = loop_with("START 15", "TURN 7,7")
+    before = list(loop.stones)
+    assert feed(loop, "TURN 3,15") == ["ERROR 3,15 is off the 15x15 board"]
+    assert loop.stones == before and len(choose.calls) == 1
+
+
+@pytest.mark.parametrize("rows, error", [
+    (["7,7,1"], "ERROR BOARD with 1 own and 0 opponent stones: "
+                "the brain cannot be the side to move"),
+    (["7,7,2", "8,8,1", "9,9,1"], "ERROR BOARD with 2 own and 1 opponent stones: "
+                                  "the brain cannot be the side to move"),
+    (["7,7,2", "8,8,1,0"], "ERROR BOARD line '8,8,1,0' is not x,y,who"),
+])
+def test_board_with_one_own_stone_too_many_or_a_long_line_is_refused(rows, error):
+    loop, choose, _ = loop_with("START 15", "BEGIN")
+    assert feed(loop, "BOARD", *rows, "DONE") == [error]
+    assert loop.stones == [(0, 0, 1)] and len(choose.calls) == 1
+
+
+def test_board_block_ends_at_done_in_any_case():
+    loop, choose, out = loop_with("START 15", "BOARD", "7,7,2", "done")
+    assert out == ["OK", "0,0"] and loop.stones == [(7, 7, 2), (0, 0, 1)]
+
+
+def test_a_full_board_is_an_error_not_a_question_to_choose():
+    # 113 opponent and 112 own stones fill the board: nothing left to play
+    loop, choose, _ = loop_with("START 15")
+    rows = ["%d,%d,%d" % (i % 15, i // 15, 2 if i % 2 == 0 else 1) for i in range(225)]
+    assert feed(loop, "BOARD", *rows, "DONE") == ["ERROR the board is full"]
+    assert loop.stones == [] and choose.calls == []
+
+
+def test_last_move_is_none_when_the_board_block_ends_with_an_own_stone():
+    # `last` is the opponent's last move; the block's order is not play order
+    loop, choose, out = loop_with("START 15", "BOARD", "7,7,2", "8,8,1", "DONE")
+    assert out == ["OK", "0,0"]
+    assert choose.calls[0][1:] == (1, 0, None)     # black to move, no last move
+
+
+@pytest.mark.parametrize("answer", [(15, 3), (3, 15), (-1, 0)])
+def test_an_off_board_choice_of_the_engine_is_an_error(answer):
+    loop, choose, _ = loop_with("START 15", "TURN 7,7")
+    before = list(loop.stones)
+    choose.answer = answer
+    assert feed(loop, "TURN 3,3") == ["ERROR engine chose %r, off the board" % (answer,)]
+    assert loop.stones == before
+
+
+def test_restart_forgets_the_brains_colour():
+    # white in the last game; after RESTART either side may open again
+    loop, choose, out = loop_with("START 15", "TURN 7,7", "RESTART", "PLAY 7,7", "TURN 8,8")
+    assert out == ["OK", "0,0", "OK", "7,7", "0,0"]
+    assert loop.stones == [(7, 7, 1), (8, 8, 2), (0, 0, 1)]
