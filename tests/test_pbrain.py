@@ -18,10 +18,13 @@ ROOT = Path(__file__).resolve().parents[1]
 
 class Pbrain:
     def __init__(self, *args):
+        # as a Gomocup manager runs it: no PYTHONUNBUFFERED, so an answer
+        # the brain does not flush itself never arrives
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
         self.proc = subprocess.Popen(
             [sys.executable, str(ROOT / "tools" / "pbrain.py"), *args],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            bufsize=0)
+            bufsize=0, env=env)
         self.buf = b""
 
     def send(self, *lines):
@@ -359,3 +362,59 @@ def test_readme_documents_every_option_and_level(monkeypatch):
     levels = pbrain.engine_levels()
     assert "%s (the default)" % levels[0] in entry
     assert " or %d" % levels[-1] in entry
+
+
+def test_commands_before_start_are_errors_and_the_brain_keeps_running(brain):
+    for line in ("TURN 7,7", "PLAY 7,7", "BEGIN", "TAKEBACK 7,7", "RESTART"):
+        answer = brain.ask(line)
+        assert answer.startswith("ERROR no game"), (line, answer)
+    assert brain.ask("START 15") == "OK"
+    assert xy(brain.ask("TURN 7,7")) == expected_move(0, [(7, 7)])
+
+
+def as_white(brain, opponent, own):
+    """Lay out a position with the brain as white: each opponent stone by
+    TURN, the brain's answer taken back and replaced by PLAY of `own`."""
+    moves = []
+    for (ox, oy), (wx, wy) in zip(opponent, own):
+        answer = brain.ask("TURN %d,%d" % (ox, oy))
+        assert brain.ask("TAKEBACK %d,%d" % xy(answer)) == "OK"
+        assert brain.ask("PLAY %d,%d" % (wx, wy)) == "%d,%d" % (wx, wy)
+        moves += [(ox, oy), (wx, wy)]
+    return moves
+
+
+def test_a_refused_winning_turn_leaves_the_game_as_it_was(brain):
+    """The opponent's five ends the game: ERROR instead of a move, and the
+    five's stone is not kept (the game is as it was before the TURN)."""
+    assert brain.ask("START 15") == "OK"
+    moves = as_white(brain, [(0, 0), (1, 0), (2, 0), (3, 0)],
+                     [(0, 14), (2, 14), (4, 14), (6, 14)])
+    assert brain.ask("TURN 4,0").startswith("ERROR the game is over")
+    assert brain.ask("TAKEBACK 4,0").startswith("ERROR TAKEBACK 4,0: the last move is 6,14")
+    assert xy(brain.ask("TURN 4,1")) == expected_move(0, moves + [(4, 1)])
+
+
+def test_info_rule_mid_game_replays_the_moves_under_the_new_rule(brain):
+    """A manager sends INFO rule after START; a rule told once the game has
+    moves applies to them too: under exactly-five the opponent's six does not
+    win, and the brain plays on."""
+    assert brain.ask("START 15") == "OK"
+    moves = as_white(brain, [(0, 0), (1, 0)], [(0, 14), (2, 14)])
+    brain.send("INFO rule 1")
+    moves += as_white(brain, [(2, 0), (4, 0), (5, 0)], [(4, 14), (6, 14), (8, 14)])
+    assert xy(brain.ask("TURN 3,0")) == expected_move(1, moves + [(3, 0)])
+
+
+def test_the_brains_colour_comes_from_play_and_is_forgotten_at_the_start(brain):
+    assert brain.ask("START 15") == "OK"
+    assert brain.ask("PLAY 7,7") == "7,7"               # the brain is black now
+    assert brain.ask("PLAY 8,8").startswith("ERROR ")   # the opponent is to move
+    assert brain.ask("TAKEBACK 7,7") == "OK"
+    answer = brain.ask("TURN 7,7")                      # empty: either side opens
+    assert xy(answer) == expected_move(0, [(7, 7)])
+    assert brain.ask("RESTART") == "OK"
+    first = xy(brain.ask("TURN 7,7"))                   # white this time
+    assert brain.ask("RESTART") == "OK"
+    assert brain.ask("PLAY 7,7") == "7,7"               # and black after RESTART
+    assert xy(brain.ask("TURN %d,%d" % first)) == expected_move(0, [(7, 7), first])
