@@ -69,6 +69,39 @@ def test_no_vcf_through_a_block_that_makes_the_defenders_four():
     search._g[search._VCF_NODES], search._g[search._VCF_LIMIT] = 0, 500
     assert search.vcf(g, 1) == -1
 
+
+def test_no_vcf_through_a_block_that_makes_the_defenders_open_four():
+    # black's four (7,6) down column 7 is blocked at (7,7), which makes
+    # white's open four (4..7, 7). Black can shut one end only, and (8,7)
+    # does so with a double four: won, were white's other five point (3,7)
+    # not played first. (8,7) at once is one four, whose block (8,6) gives
+    # white the four (8,3)-(8,6) to answer at (8,2), no four: no VCF at all
+    black = [(7, 3), (7, 4), (7, 5), (9, 8), (10, 9), (8, 8), (8, 9), (8, 10)]
+    white = [(7, 2), (4, 7), (5, 7), (6, 7), (8, 11), (8, 3), (8, 4), (8, 5)]
+    g = position(black, white)
+    assert g.turn == 1 and fives(g, 1) == [] and fives(g, 2) == []
+    g.play(7, 6)
+    assert fives(g, 1) == [7 * 15 + 7]
+    g.play(7, 7)
+    assert fives(g, 2) == [7 * 15 + 3, 7 * 15 + 8]
+    g.play(8, 7)
+    assert len(fives(g, 1)) == 3                # a double four, too late
+    g.play(3, 7)
+    assert g.winner == 2
+    for _ in range(4):
+        g.undo()
+    g.play(8, 7)
+    assert fives(g, 1) == [6 * 15 + 8]
+    g.play(8, 6)
+    assert fives(g, 2) == [2 * 15 + 8]
+    g.play(8, 2)
+    assert fives(g, 1) == []
+    for _ in range(3):
+        g.undo()
+    search._g[search._VCF_NODES], search._g[search._VCF_LIMIT] = 0, 500
+    assert search.vcf(g, 1) == -1
+
+
 @pytest.mark.parametrize("level", LEVELS)
 def test_levels_convert_the_vcf_against_a_defender(level):
     g = position(VCF_BLACK, VCF_WHITE)
