@@ -355,3 +355,84 @@ def test_a_match_save_that_fails_is_reported_in_the_players_words(flash, monkeyp
     assert calls == ["gomoku.mat", "gomoku.mat"]
     assert app.said[-1] == "Not saved: flash full"
     assert not [t for t in app.said if "rrno" in t or "space" in t]
+
+
+class AgreeingPeer(Peer):
+    """A Peer that accepts a rematch when asked, and leaves the match
+    (match.close()) once it has made `leave_after` moves, if given."""
+
+    def __init__(self, medium, leave_after=None):
+        super().__init__(medium)
+        self.leave_after = leave_after
+
+    def tick(self):
+        import match
+        m = self.m
+        if m is not None and m.state != match.CLOSED:
+            now = time.ticks_ms()
+            while True:
+                ev = m.poll(now)
+                if ev is None:
+                    break
+                if ev == match.EV_REMATCH_ASKED:
+                    m.rematch()
+            if self.leave_after is not None and \
+                    m.count >= 2 * self.leave_after + 1:
+                m.close()
+                return
+        super().tick()
+
+
+def _lines(snaps, label, y, h):
+    from host_sim.device import rgb888
+    from host_sim.terminal import read_text
+    rgb = b"".join(bytes(rgb888(p)) for p in snaps[label])
+    return [t[2] for t in read_text(rgb, 240, h)]
+
+
+def _line(y, h):
+    return [(x, y + dy) for dy in range(h) for x in range(240)]
+
+
+def test_the_winner_is_named_the_rematch_swaps_colours_leaving_forgets(flash):
+    from host_sim import device
+    dev = device.Device(board_sim, str(flash))
+    peer = AgreeingPeer(dev.medium)
+    status = _line(VIEW.status.y, VIEW.status.h)
+    s = Script()
+    start_hosting(s)
+    for i in [7 * 15 + x for x in range(3, 8)]:
+        s.place(i)
+        s.wait(400)
+    s.snap("won", status)
+    s.tap("place")          # A: rematch; the peer agrees
+    s.wait(1000)
+    s.snap("rematch", status)
+    s.tap("menu")           # X: leave the match
+    s.wait(300)
+    snaps = run_device(board_sim, s.end(), str(flash), dev=dev).snaps
+    assert peer.m.game_no == 1 and peer.m.my_colour == 1
+    assert _lines(snaps, "won", 0, VIEW.status.h) == ["You win!"]
+    # white now: the peer (black) opens the new game, and may have already
+    line = _lines(snaps, "rematch", 0, VIEW.status.h)[0]
+    assert line.startswith(("Black (peer) to move", "White (you) to move")), line
+    assert not (flash / "gomoku.mat").exists()      # nothing to resume
+
+
+def test_the_peer_leaving_is_shown_and_forgets_the_match(flash):
+    from host_sim import device
+    dev = device.Device(board_sim, str(flash))
+    peer = AgreeingPeer(dev.medium, leave_after=2)
+    s = Script()
+    start_hosting(s)
+    for i in (7 * 15 + 3, 7 * 15 + 4, 7 * 15 + 5):
+        s.place(i)
+        s.wait(400)
+    s.wait(500)
+    s.snap("note", [(x, y) for y in range(240) for x in range(240)])
+    snaps = run_device(board_sim, s.end(), str(flash), dev=dev).snaps
+    import match
+    assert peer.m.state == match.CLOSED
+    assert "The other player left the match" in " ".join(
+        _lines(snaps, "note", 0, 240))
+    assert not (flash / "gomoku.mat").exists()      # nothing to resume
