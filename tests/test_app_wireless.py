@@ -408,10 +408,13 @@ def test_the_winner_is_named_the_rematch_swaps_colours_leaving_forgets(flash):
     s.tap("place")          # A: rematch; the peer agrees
     s.wait(1000)
     s.snap("rematch", status)
+    s.place(7 * 15 + 7)     # the new game takes our stones
+    s.wait(400)
     s.tap("menu")           # X: leave the match
     s.wait(300)
     snaps = run_device(board_sim, s.end(), str(flash), dev=dev).snaps
     assert peer.m.game_no == 1 and peer.m.my_colour == 1
+    assert peer.m.game.stone(7, 7) == 2
     assert _lines(snaps, "won", 0, VIEW.status.h) == ["You win!"]
     # white now: the peer (black) opens the new game, and may have already
     line = _lines(snaps, "rematch", 0, VIEW.status.h)[0]
