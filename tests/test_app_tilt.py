@@ -77,3 +77,27 @@ def test_held_tilt_repeats_faster_and_stops_when_level(chip):
     run(t, 250)                 # back to level
     src.hold_still()
     assert run(t, 3000) == []
+
+
+@pytest.mark.parametrize("chip", sorted(CHIPS))
+def test_small_tilts_inside_the_dead_zone_never_step(chip):
+    # 40 deg/s for 180 ms: about 4/5 of the dead zone
+    src, t = make(chip)
+    assert 6 * tilt._DEAD // 10 < 40 * 180 < 9 * tilt._DEAD // 10
+    src.set_tilt(40, 0)
+    evs = run(t, 180)
+    src.hold_still()
+    evs += run(t, 3000)
+    assert evs == []
+    # held a little tilted, that is the new level: the same small tilt
+    # again, the same way, still does not step
+    src.set_tilt(40, 0)
+    evs = run(t, 180)
+    src.hold_still()
+    evs += run(t, 1000)
+    assert evs == []
+    # past the dead zone it does
+    src.set_tilt(0, -60)
+    evs = run(t, 250)
+    src.hold_still()
+    assert [e for _, e in evs + run(t, 300)][:1] == [tilt.DOWN]
