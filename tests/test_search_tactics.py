@@ -180,6 +180,17 @@ def test_renju_black_avoids_its_double_three(level):
 
 
 @pytest.mark.parametrize("level", (1, 2, 3))
+def test_renju_black_whose_only_block_is_forbidden_still_plays_a_legal_move(level):
+    # white's four (9..12, 9..12), shut at (13, 13), has its five on black's
+    # double-three point (8, 8): black is lost, and must still move legally
+    g = position([(6, 8), (7, 8), (8, 6), (8, 7), (13, 13)],
+                 [(9, 9), (10, 10), (11, 11), (12, 12), (0, 0)], rule=gomoku.RENJU)
+    assert g.turn == 1 and fives(g, 2) == [8 * 15 + 8] and g.forbidden(8, 8)
+    m = ai.best_move(g, level)
+    assert g.stone(m % 15, m // 15) == 0 and not g.forbidden(m % 15, m // 15)
+
+
+@pytest.mark.parametrize("level", (1, 2, 3))
 def test_white_does_not_block_what_renju_forbids_black(level):
     # black (2..5, 7) and (7, 7), its left end shut: (6, 7) joins six. In
     # freestyle that wins for black and white must block it; under renju it
