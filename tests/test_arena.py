@@ -214,3 +214,171 @@ def test_quickmatch_counts_a_full_board_as_a_draw():
 
     winner, moves = quickmatch.play_game(Filler(1), Filler(2), ())
     assert (winner, len(moves)) == (0, 225)
+
+
+LOGGING_BRAIN = '''
+import sys
+log = open(sys.argv[1], "w")
+taken = set()
+def answer():
+    x, y = next((x, y) for y in range(15) for x in range(15) if (x, y) not in taken)
+    taken.add((x, y))
+    print("MESSAGE thinking", flush=True)        # chatter the manager skips
+    print("DEBUG at %d,%d" % (x, y), flush=True)
+    print("%d,%d" % (x, y), flush=True)
+for line in sys.stdin:
+    line = line.strip()
+    log.write(line + "\\n")
+    log.flush()
+    word = line.split(" ")[0].upper()
+    if word == "START":
+        print("OK", flush=True)
+    elif word == "END":
+        break
+    elif word == "BOARD":
+        for row in sys.stdin:
+            row = row.strip()
+            log.write(row + "\\n")
+            if row.upper() == "DONE":
+                break
+            taken.add(tuple(int(v) for v in row.split(",")[:2]))
+        answer()
+    elif word == "TURN":
+        taken.add(tuple(int(v) for v in line.split(" ")[1].split(",")))
+        answer()
+    elif word == "BEGIN":
+        answer()
+'''
+
+
+def logging_brains(tmp_path):
+    script = tmp_path / "logging_brain.py"
+    script.write_text(LOGGING_BRAIN)
+    logs = [tmp_path / "black.log", tmp_path / "white.log"]
+    return ["%s %s %s" % (PY, script, log) for log in logs], logs
+
+
+def test_the_arena_tells_each_brain_the_game_in_the_protocols_words(tmp_path):
+    """START, the rule, the time per move in ms, the position from each
+    brain's own side (BEGIN on an empty board, else BOARD), then the other's
+    moves by TURN, and END; MESSAGE/DEBUG lines are not moves."""
+    (cmd_b, cmd_w), (log_b, log_w) = logging_brains(tmp_path)
+    rec = arena.play_game(cmd_b, cmd_w, opening=[(7, 7), (8, 8)], rule=4, timeout=20,
+                          idx_black=1, idx_white=0, max_moves=7)
+    assert rec.moves == [(0, 0), (1, 0), (2, 0), (3, 0), (4, 0)]
+    assert (rec.winner, rec.reason) == (None, "draw")           # stopped at 7 stones
+    assert (len(rec.times[1]), len(rec.times[0])) == (3, 2)     # black is engine 1
+    head = ["START 15", "INFO rule 4", "INFO timeout_turn 20000"]
+    assert log_b.read_text().split("\n") == head + [
+        "BOARD", "7,7,1", "8,8,2", "DONE", "TURN 1,0", "TURN 3,0", "END", ""]
+    assert log_w.read_text().split("\n") == head + [
+        "BOARD", "7,7,2", "8,8,1", "0,0,2", "DONE", "TURN 2,0", "END", ""]
+    rec = arena.play_game(cmd_b, cmd_w, opening=[], timeout=20, max_moves=2)
+    assert rec.moves == [(0, 0), (1, 0)]
+    assert log_b.read_text().split("\n")[3:] == ["BEGIN", "END", ""]
+    assert log_w.read_text().split("\n")[3:] == ["BOARD", "0,0,2", "DONE", "END", ""]
+
+
+def test_a_brain_that_fails_to_start_loses(tmp_path):
+    refuses = brain_script(tmp_path, "refuses", 'return "0,0"')
+    path = tmp_path / "refuses.py"
+    path.write_text(path.read_text().replace('print("OK"', 'print("ERROR size"'))
+    rec = arena.play_game(REF, refuses, opening=[(7, 7)], timeout=20)
+    assert (rec.winner, rec.moves) == (0, []), rec
+    assert rec.reason == "white failed to start: START answered 'ERROR size'"
+    rec = arena.play_game(str(tmp_path / "no-such-brain"), REF, timeout=20,
+                          idx_black=1, idx_white=0)
+    assert rec.winner == 0 and rec.reason.startswith("cannot run"), rec
+
+
+def test_a_full_board_is_a_draw_for_neither_engine(tmp_path):
+    # each side fills its half of a pattern with no five anywhere
+    cmds = []
+    for colour in (1, 2):
+        todo = [(x, y) for y in range(15) for x in range(15)
+                if ((x // 2) + y) % 2 == colour - 1]
+        cmds.append(brain_script(tmp_path, "filler%d" % colour,
+                                 'return "%%d,%%d" %% TODO.pop(0)\nTODO = %r' % todo))
+    rec = arena.play_game(cmds[0], cmds[1], opening=[], timeout=20, idx_black=1, idx_white=0)
+    assert (rec.winner, rec.reason, len(rec.moves)) == (None, "draw", 225)
+    assert (len(rec.times[1]), len(rec.times[0])) == (113, 112)
+    res = arena.MatchResult(["a", "b"], [rec], 0)
+    assert res.wins(0) == res.wins(1) == 0 and res.score(0) == res.score(1) == 0.5
+
+
+def test_a_brain_that_only_chatters_loses_on_time(tmp_path):
+    # a stream of DEBUG lines with no pause: the time runs out between reads
+    chatter = brain_script(tmp_path, "chatter", textwrap.dedent('''\
+        end = time.time() + 3
+            while time.time() < end:
+                print("DEBUG still thinking", flush=True)
+            return "0,0"'''))
+    rec = arena.play_game(chatter, REF, opening=[], timeout=1)
+    assert rec.winner == 1 and rec.reason.endswith("timeout"), rec
+
+
+def _record(black, winner, times, reason):
+    rec = arena.GameRecord(black, 1 - black, [(7, 7)])
+    rec.winner, rec.times, rec.reason = winner, times, reason
+    return rec
+
+
+def test_score_table_counts_each_engine_and_colour():
+    """A won twice as black, B once as black, one draw: wins, losses,
+    draws, score, wins as black, and the median and max of each engine's
+    move times, from the games' records."""
+    games = [
+        _record(0, 0, ([0.1, 0.5, 0.2], [1.0, 3.0]), "black five"),
+        _record(1, 1, ([0.3], [2.0, 6.0, 4.0]), "black five"),
+        _record(0, 0, ([0.25], []), "white illegal move 3,3: occupied"),
+        _record(1, None, ([], []), "draw"),
+    ]
+    res = arena.MatchResult(["A", "B"], games, 0)
+    assert (res.wins(0), res.wins(1), res.draws()) == (2, 1, 1)
+    assert res.as_black(0) == (2, 2) and res.as_black(1) == (1, 2)
+    assert (res.score(0), res.score(1)) == (0.625, 0.375)
+    assert res.time_stats(0) == {"moves": 5, "median": 0.25,
+                                 "mean": pytest.approx(0.27), "max": 0.5}
+    assert res.time_stats(1) == {"moves": 5, "median": 3.0, "mean": 3.2, "max": 6.0}
+    lines = res.table().split("\n")
+    assert lines[0] == "4 games, rule freestyle"
+    assert lines[2].split() == ["A", "2", "1", "1", "62.5%", "2", "250.0", "500.0"]
+    assert lines[3].split() == ["B", "1", "2", "1", "37.5%", "1", "3000.0", "6000.0"]
+    assert lines[4] == "endings: black five 2, draw 1, white illegal move 3,3 1"
+
+
+def test_an_odd_game_count_is_rounded_up_to_a_pair():
+    games = list(arena.schedule(3, seed=2))
+    assert len(games) == 4
+    assert [a_black for _, a_black, _ in games] == [True, False, True, False]
+    assert games[0][0] == games[1][0] != games[2][0] == games[3][0]
+    assert len({n for _, _, n in games}) == 4                   # a seed per game
+
+
+def test_openings_are_distinct_even_when_few_exist():
+    # 72 two-stone openings fit a 3x3 square: 60 of them repeat without the
+    # check; 9 one-stone ones cannot make 10
+    ops = arena.openings(60, seed=1, min_stones=2, max_stones=2, radius=1)
+    assert len({tuple(o) for o in ops}) == 60
+    with pytest.raises(ValueError, match="cannot find 10 distinct openings"):
+        arena.openings(10, seed=1, min_stones=1, max_stones=1, radius=1)
+
+
+def test_quickmatch_counts_draws(monkeypatch):
+    import quickmatch
+
+    class Filler:
+        # the pattern of test_quickmatch_counts_a_full_board_as_a_draw, for
+        # whichever colour is to move
+        name = "filler"
+
+        def start(self, seed):
+            pass
+
+        def move(self, g):
+            return next(y * 15 + x for y in range(15) for x in range(15)
+                        if ((x // 2) + y) % 2 == g.turn - 1 and not g.stone(x, y))
+
+    monkeypatch.setattr(quickmatch.arena, "schedule",
+                        lambda games, seed, rule: [((), True, 0), ((), False, 1)])
+    assert quickmatch.run_match(Filler(), Filler(), games=2) == (0, 1, 0, 2)
