@@ -315,3 +315,78 @@ def test_restart_forgets_the_brains_colour():
     loop, choose, out = loop_with("START 15", "TURN 7,7", "RESTART", "PLAY 7,7", "TURN 8,8")
     assert out == ["OK", "0,0", "OK", "7,7", "0,0"]
     assert loop.stones == [(7, 7, 1), (8, 8, 2), (0, 0, 1)]
+
+
+def grid_with(black=(), white=()):
+    grid = [[0] * 15 for _ in range(15)]
+    for x, y in black:
+        grid[y][x] = 1
+    for x, y in white:
+        grid[y][x] = 2
+    return grid
+
+
+def test_ref_alphabeta_shape_scores():
+    """Seed-001's ranks: (run, open ends) -> score, 100000 for a five."""
+    three = [(3, 7), (4, 7), (5, 7)]
+    grid = grid_with(three)
+    # (6, 7) makes an open four (10000) plus a lone open stone in each of
+    # the other three directions (10 each)
+    assert ref_alphabeta.point_score(grid, 6, 7, 1) == 10030
+    grid = grid_with(three, [(2, 7)])                  # one end shut: a four
+    assert ref_alphabeta.point_score(grid, 6, 7, 1) == 1030
+    grid = grid_with(three + [(6, 7)])
+    assert ref_alphabeta.makes_five(grid, 7, 7, 1) and ref_alphabeta.makes_five(grid, 2, 7, 1)
+    assert not ref_alphabeta.makes_five(grid, 7, 8, 1)
+    assert ref_alphabeta.point_score(grid, 7, 7, 1) == 100030
+    # position: an open three (1000) and 3 stones x 3 directions x 10
+    assert ref_alphabeta.position_score(grid_with(three), 1) == 1090
+    assert ref_alphabeta.position_score(grid, 1) < ref_alphabeta.WIN
+    assert ref_alphabeta.position_score(grid_with(three + [(6, 7), (7, 7)]), 1) == \
+        ref_alphabeta.WIN
+
+
+def test_ref_alphabeta_candidates_weigh_defence_and_keep_width():
+    # white's open four: its two ends lead black's candidates
+    grid = grid_with([(10, 10)], [(3, 7), (4, 7), (5, 7), (6, 7)])
+    assert set(ref_alphabeta.candidates(grid, 1, 2)) == {(2, 7), (7, 7)}
+    assert len(ref_alphabeta.candidates(grid, 1, 5)) == 5
+    assert ref_alphabeta.candidates(grid_with(), 1, 5) == [(7, 7)]
+
+
+def test_ref_alphabeta_leaf_is_own_score_minus_the_opponents():
+    grid = grid_with([(3, 7), (4, 7), (5, 7)], [(10, 10)])
+    leaf = ref_alphabeta.alphabeta(grid, 1, 1, 0, -10, 10, 5)
+    assert leaf == ref_alphabeta.position_score(grid, 1) - ref_alphabeta.position_score(grid, 2)
+    assert leaf > 0
+
+
+def test_ref_alphabeta_wins_and_blocks():
+    # black's four open at (7, 7) only; white's four open at (10, 5) only
+    black = [(3, 7), (4, 7), (5, 7), (6, 7), (10, 0)]
+    white = [(2, 7), (10, 1), (10, 2), (10, 3), (10, 4)]
+    assert ref_alphabeta.choose(grid_with(black, white), 1, 0, None, 3, 1) == (7, 7)
+    assert ref_alphabeta.choose(grid_with(black, white), 2, 0, None, 3, 1) == (10, 5)
+    # no four of its own: black must shut white's
+    assert ref_alphabeta.choose(grid_with(black[:3] + [(12, 12), (10, 0)], white), 1) == (10, 5)
+
+
+def test_seed_brain_keeps_to_the_renju_rule():
+    import seed_brain
+    # black to move: (7, 7) scores most but is a double three
+    grid = grid_with([(5, 7), (6, 7), (7, 5), (7, 6)], [(0, 0), (14, 0), (0, 14), (14, 14)])
+    assert seed_brain.choose([r[:] for r in grid], 1, 0) == (7, 7)
+    x, y = seed_brain.choose([r[:] for r in grid], 1, 4)
+    assert (x, y) != (7, 7) and not grid[y][x]
+
+
+def test_gomokubench_brain_plays_its_own_colour_in_x_y():
+    import gomokubench_brain
+    choose = gomokubench_brain.make_choose("standard")
+    # each side has a four with one open end: the side to move completes its own
+    black = [(2, 12), (3, 12), (4, 12), (5, 12), (10, 0)]
+    white = [(1, 12), (10, 1), (10, 2), (10, 3), (10, 4)]
+    assert choose(grid_with(black, white), 1, 0, (10, 4)) == (6, 12)
+    assert choose(grid_with(black + [(14, 14)], white), 2, 0, (14, 14)) == (10, 5)
+    # gomokubench's answer to one stone: the diagonal neighbour toward the centre
+    assert choose(grid_with([], [(2, 12)]), 1, 0, (2, 12)) == (3, 11)

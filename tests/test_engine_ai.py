@@ -88,3 +88,29 @@ def test_level1_answers_a_lone_stone_where_the_game_is():
         g.play(x, y)
         m = ai.best_move(g, 1)
         assert 1 <= max(abs(m % 15 - x), abs(m // 15 - y)) <= 4, (x, y, m)
+
+
+def test_seed_scorer_counts_up_to_four_on_one_side():
+    g = _game([(3, 7), (4, 7), (5, 7), (6, 7)], [(0, 0), (14, 14), (0, 14), (14, 0)])
+    assert seed_scorer.point_score(g, 7, 7, 1) == 10000         # MarkTransform[4]
+    assert seed_scorer.point_score(g, 2, 7, 1) == 10000
+
+
+def test_seed_scorer_scans_column_by_column():
+    # white to move, its two lone stones tie (100) at many points: the first
+    # in x-major order is (1, 9), next to (2, 10); row-major would be (9, 1)
+    g = _game([(14, 0), (0, 14), (14, 14)], [(2, 10), (10, 2)])
+    assert seed_scorer.best_move(g) == 1 + 9 * 15
+
+
+def test_seed_scorer_skips_blacks_forbidden_point_under_renju():
+    # (7, 7) scores most for black (two twos: 800) but is a double three
+    black, white = [(5, 7), (6, 7), (7, 5), (7, 6)], [(0, 0), (14, 0), (0, 14), (14, 14)]
+    assert seed_scorer.best_move(_game(black, white)) == 7 + 7 * 15
+    g = gomoku.Game(gomoku.RENJU)
+    for b, w in zip(black, white):
+        g.play(*b)
+        g.play(*w)
+    assert g.forbidden(7, 7)
+    m = seed_scorer.best_move(g)
+    assert m != 7 + 7 * 15 and not g.forbidden(m % 15, m // 15)
