@@ -38,6 +38,18 @@ def board_from(rig, label):
     return out
 
 
+def status_line():
+    return [(x, y) for y in range(VIEW.status.h) for x in range(240)]
+
+
+def text_of(rig, label, h):
+    """The lines of text a snapshot of a 240-pixel-wide band shows."""
+    from host_sim.device import rgb888
+    from host_sim.terminal import read_text
+    rgb = b"".join(bytes(rgb888(p)) for p in rig.snaps[label])
+    return [t[2] for t in read_text(rgb, 240, h)]
+
+
 def expected(moves, rule=gomoku.FREESTYLE):
     g = gomoku.Game(rule)
     for m in moves:
@@ -63,6 +75,7 @@ def test_vs_ai_full_game_to_winner_banner_and_rematch(flash):
     s.wait(300)
     snap_board(s, "end")
     s.snap("banner", [(1, 1), (VIEW.status.w - 2, VIEW.status.h - 2)])
+    s.snap("banner:text", status_line())
     s.tap("place")                          # rematch
     s.wait(300)
     snap_board(s, "rematch")
@@ -73,6 +86,7 @@ def test_vs_ai_full_game_to_winner_banner_and_rematch(flash):
     assert [i for i in ALL if rig.snaps["mid:mark"][i] == bv.LAST] == [moves[5]]
     assert board_from(rig, "end") == expected(moves)
     assert rig.snaps["banner"] == [bv.BANNER, bv.BANNER]
+    assert text_of(rig, "banner:text", VIEW.status.h) == ["AI wins"]
     # the five is highlighted: its cells' corners turn WIN, no others
     bg = rig.snaps["end:bg"]
     win = [i for i in ALL if bg[i] == bv.WIN]
@@ -113,6 +127,7 @@ def test_two_players_undo_and_winner(flash):
     s.wait(300)
     snap_board(s, "end")
     s.snap("banner", [(1, 1)])
+    s.snap("banner:text", status_line())
     s.tap("back")           # the winning move taken back
     s.wait(100)
     snap_board(s, "unwon")
@@ -126,6 +141,7 @@ def test_two_players_undo_and_winner(flash):
     # after the undo the stone at c+40 was black's; black[1] is black's again
     assert board_from(rig, "end") == expected(order)
     assert rig.snaps["banner"] == [bv.BANNER]
+    assert text_of(rig, "banner:text", VIEW.status.h) == ["Black wins!"]
     assert [i for i in ALL if rig.snaps["end:bg"][i] == bv.WIN] \
         == black[:5]
     # undone: no five shown any more, the mark back on the move before
@@ -400,6 +416,7 @@ def test_end_screen_highlights_the_engines_winning_row(case, flash):
     s.wait(300)
     snap_board(s, "end")
     s.snap("banner", [(1, 1)])
+    s.snap("banner:text", status_line())
     s.tap("back")           # the winning move taken back
     s.wait(100)
     snap_board(s, "unwon")
@@ -477,3 +494,93 @@ def test_resume_offer_counts_one_move_in_the_singular(flash):
     dev = run_device(board_sim, s.end(), flash)
     said = _screen_text(dev, "boot")
     assert "1 move" in said and "moves" not in said, said
+
+
+def test_undo_as_white_vs_ai_takes_back_both_and_stays_undone(flash):
+    s = Script()
+    s.tap("back")           # from Start up to "Black: you"
+    s.tap("place")          # Black: AI
+    s.tap("menu")           # Start
+    s.tap("place")
+    s.wait(600)             # the AI opens
+    snap_board(s, "opened")
+    s.place(3 * 15 + 3)
+    s.wait(400)             # the AI answers
+    snap_board(s, "three")
+    s.tap("back")           # undo: its answer and our move
+    s.wait(200)
+    snap_board(s, "undone")
+    s.reset()
+    s.wait(1500)
+    s.cursor = 7 * 15 + 7
+    s.tap("place")          # "Saved game found": resume
+    s.wait(300)
+    snap_board(s, "resumed")
+    rig = run_device(board_sim, s.end(), flash)
+    opened = board_from(rig, "opened")
+    assert opened.count(1) == 1 and opened.count(2) == 0
+    three = board_from(rig, "three")
+    assert three.count(1) == 2 and three.count(2) == 1
+    assert three[3 * 15 + 3] == 2
+    assert board_from(rig, "undone") == opened
+    assert board_from(rig, "resumed") == opened     # the undo was saved
+
+
+def test_the_cursor_stops_at_the_boards_edges(flash):
+    s = Script()
+    s.tap("place")
+    s.wait(300)
+    for _ in range(9):      # from the centre, two steps past the right edge
+        s.tap("right", 60, 60)
+    s.wait(100)
+    s.snap("right", [VIEW.origin(i) for i in ALL])
+    for _ in range(9):
+        s.tap("down", 60, 60)
+    s.wait(100)
+    s.snap("corner", [VIEW.origin(i) for i in ALL])
+    rig = run_device(board_sim, s.end(), flash)
+    assert [i for i in ALL if rig.snaps["right"][i] == bv.CURSOR] == [7 * 15 + 14]
+    assert [i for i in ALL if rig.snaps["corner"][i] == bv.CURSOR] == [224]
+
+
+def test_the_pause_menu_back_resumes_and_left_steps_back(flash):
+    s = Script()
+    s.start_two_players()
+    s.place(7 * 15 + 7)
+    s.wait(100)
+    s.tap("menu")           # pause: Resume
+    s.tap("menu")           # Undo
+    s.tap("back")           # B: resume, nothing undone
+    s.wait(100)
+    snap_board(s, "back")
+    s.tap("menu")           # pause: Resume
+    s.tap("menu")           # Undo
+    s.tap("menu")           # New game
+    s.tap("left")           # Undo
+    s.tap("place")          # ... chosen
+    s.wait(100)
+    snap_board(s, "undo")
+    rig = run_device(board_sim, s.end(), flash)
+    assert board_from(rig, "back") == expected([7 * 15 + 7])
+    assert board_from(rig, "undo") == [0] * 225
+
+
+def test_a_won_game_leaves_nothing_to_resume(flash):
+    s = Script()
+    s.start_two_players()
+    for k in range(5):
+        s.place(7 * 15 + 3 + k)             # black's five
+        if k < 4:
+            s.place(9 * 15 + 3 + k)
+    s.wait(300)
+    s.snap("banner", [(1, 1)])
+    s.reset()                               # power off on the end screen
+    s.wait(1500)
+    s.snap("boot", [(x, y) for y in range(0, 120) for x in range(240)])
+    rig = run_device(board_sim, s.end(), flash)
+    assert rig.snaps["banner"] == [bv.BANNER]
+    import savegame
+    assert savegame.load() == (None, None)
+    # the boot goes straight to the start menu
+    assert "Saved game found:" not in text_of(rig, "boot", 120)
+    assert "Mode:  2 players" in text_of(rig, "boot", 120)
