@@ -96,8 +96,8 @@ def test_every_garbage_answer_loses_with_its_reason(tmp_path, answer, reason):
 
 
 def test_timeout_loses(tmp_path):
-    slow = brain_script(tmp_path, "slow", 'time.sleep(5); return "0,0"')
-    rec = arena.play_game(slow, REF, opening=[], timeout=0.5)
+    slow = brain_script(tmp_path, "slow", 'time.sleep(30); return "0,0"')
+    rec = arena.play_game(slow, REF, opening=[], timeout=2.0)
     assert rec.winner == 1 and "timeout" in rec.reason
 
 
