@@ -504,6 +504,7 @@ def test_undo_as_white_vs_ai_takes_back_both_and_stays_undone(flash):
     s.tap("place")
     s.wait(600)             # the AI opens
     snap_board(s, "opened")
+    s.snap("opened:status", status_line())
     s.place(3 * 15 + 3)
     s.wait(400)             # the AI answers
     snap_board(s, "three")
@@ -519,6 +520,8 @@ def test_undo_as_white_vs_ai_takes_back_both_and_stays_undone(flash):
     rig = run_device(board_sim, s.end(), flash)
     opened = board_from(rig, "opened")
     assert opened.count(1) == 1 and opened.count(2) == 0
+    assert text_of(rig, "opened:status", VIEW.status.h) == \
+        ["White (you) to move", "#1"]
     three = board_from(rig, "three")
     assert three.count(1) == 2 and three.count(2) == 1
     assert three[3 * 15 + 3] == 2

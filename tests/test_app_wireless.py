@@ -439,3 +439,24 @@ def test_the_peer_leaving_is_shown_and_forgets_the_match(flash):
     assert "The other player left the match" in " ".join(
         _lines(snaps, "note", 0, 240))
     assert not (flash / "gomoku.mat").exists()      # nothing to resume
+
+
+def test_the_hosts_black_setting_gives_the_peer_black(flash):
+    from host_sim import device
+    dev = device.Device(board_sim, str(flash))
+    peer = Peer(dev.medium)
+    s = Script()
+    s.tap("menu")           # Mode
+    s.tap("place")          # 2 players
+    s.tap("place")          # Wireless
+    s.tap("menu")           # Rule
+    s.tap("menu")           # Black: you
+    s.tap("place")          # Black: peer
+    s.tap("menu")           # Start
+    s.tap("place")
+    s.wait(200)
+    s.tap("place")          # A: host
+    s.wait(1500)            # the peer joins, and opens as black
+    snaps = run_device(board_sim, s.end(), str(flash), dev=dev).snaps
+    assert snaps == {} and peer.m.code is not None
+    assert peer.m.my_colour == 1 and peer.m.count >= 1
