@@ -18,11 +18,11 @@ CHIPS = {
 }
 
 
-def make(chip):
+def make(chip, bias_mdps=(3000, -4000, 1500)):
     machine.forget_all()
     sim_clock.reset()
     addr, axes, signs = CHIPS[chip]
-    src = tilt_model.TiltModel(axes, signs, bias_mdps=(3000, -4000, 1500))
+    src = tilt_model.TiltModel(axes, signs, bias_mdps=bias_mdps)
     model = getattr(__import__(chip + "_model"), chip.upper() + "Model")(src)
     machine.attach_i2c(1, addr, model, chip)
     gyro = getattr(__import__(chip), chip.upper())(machine.I2C(1), addr)
@@ -42,9 +42,15 @@ def run(t, ms):
     return events
 
 
+# the default, and the zero-rate level the datasheets allow at the edge:
+# the L3G4200D +-10 dps, the MPU6050 +-20 dps
+BIASES = {"l3g4200d": (10000, -10000, 10000), "mpu6050": (20000, -20000, 20000)}
+
+
+@pytest.mark.parametrize("big", [False, True], ids=["bias", "datasheet-max-bias"])
 @pytest.mark.parametrize("chip", sorted(CHIPS))
-def test_still_device_never_steps_despite_bias(chip):
-    src, t = make(chip)
+def test_still_device_never_steps_despite_bias(chip, big):
+    src, t = make(chip, BIASES[chip]) if big else make(chip)
     assert run(t, 20000) == []
     assert abs(t.angle[0]) < 1000 and abs(t.angle[1]) < 1000
 
@@ -101,3 +107,15 @@ def test_small_tilts_inside_the_dead_zone_never_step(chip):
     evs = run(t, 250)
     src.hold_still()
     assert [e for _, e in evs + run(t, 300)][:1] == [tilt.DOWN]
+
+
+@pytest.mark.parametrize("chip", sorted(CHIPS))
+def test_a_diagonal_gesture_steps_both_ways(chip):
+    src, t = make(chip)
+    src.set_tilt(60, 60)
+    evs = run(t, 200)
+    src.set_tilt(-60, -60)
+    evs += run(t, 200)
+    src.hold_still()
+    evs += run(t, 2000)
+    assert sorted(e for _, e in evs) == [tilt.RIGHT, tilt.UP]
