@@ -256,12 +256,15 @@ def test_reset_mid_game_then_resume(flash):
     s.tap("place")          # "Saved game found": A resumes
     s.wait(300)
     snap_board(s, "resumed")
+    s.snap("resumed:mark", [VIEW.center(i) for i in ALL])
     s.place(moves[6])
     s.wait(300)
     snap_board(s, "next")
     dev = run_device(board_sim, s.end(), flash)
     assert dev.resets == 1
     assert board_from(dev, "resumed") == expected(moves[:6])
+    # the last move is marked on the resumed board too
+    assert [i for i in ALL if dev.snaps["resumed:mark"][i] == bv.LAST] == [moves[5]]
     assert board_from(dev, "next") == expected(moves[:8])
 
 
@@ -505,6 +508,9 @@ def test_undo_as_white_vs_ai_takes_back_both_and_stays_undone(flash):
     s.wait(600)             # the AI opens
     snap_board(s, "opened")
     s.snap("opened:status", status_line())
+    s.tap("back")           # nothing of ours to take back yet: refused
+    s.wait(200)
+    snap_board(s, "refused")
     s.place(3 * 15 + 3)
     s.wait(400)             # the AI answers
     snap_board(s, "three")
@@ -525,6 +531,7 @@ def test_undo_as_white_vs_ai_takes_back_both_and_stays_undone(flash):
     three = board_from(rig, "three")
     assert three.count(1) == 2 and three.count(2) == 1
     assert three[3 * 15 + 3] == 2
+    assert board_from(rig, "refused") == opened
     assert board_from(rig, "undone") == opened
     assert board_from(rig, "resumed") == opened     # the undo was saved
 
