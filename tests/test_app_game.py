@@ -309,13 +309,21 @@ def test_tilt_moves_cursor_without_drift_and_joystick_repeats(flash):
     s.at("release", "up")
     s.wait(300)
     s.snap("cursor3", [VIEW.origin(i) for i in ALL])
+    s.at("press", "down")               # every direction repeats
+    s.wait(3000)
+    s.at("release", "down")
+    s.wait(300)
+    s.snap("cursor4", [VIEW.origin(i) for i in ALL])
     rig = run_device(board_sim, s.end(), flash)
     assert [i for i in ALL if rig.snaps["cursor1"][i] == bv.CURSOR] \
         == [5 * 15 + 9]
     moved = [i for i in ALL if rig.snaps["cursor2"][i] == bv.CURSOR]
-    assert len(moved) == 1 and moved[0] // 15 == 5 and moved[0] % 15 <= 6
+    # held 780 ms: a step at once, the repeats only after a pause (0.4 s)
+    assert len(moved) == 1 and moved[0] // 15 == 5 and 3 <= moved[0] % 15 <= 6
     assert [i for i in ALL if rig.snaps["cursor3"][i] == bv.CURSOR] \
         == [moved[0] % 15]
+    assert [i for i in ALL if rig.snaps["cursor4"][i] == bv.CURSOR] \
+        == [14 * 15 + moved[0] % 15]
 
 
 def test_missing_gyro_is_reported_and_buttons_still_play(flash, capsys):
