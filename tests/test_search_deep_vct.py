@@ -127,6 +127,112 @@ def test_renju_vct_never_uses_a_forbidden_point():
         assert not g.forbidden(m % 15, m // 15)
 
 
+def vct_of(g, me, depth=4, nodes=3000):
+    return vct.search(g, me, depth, 8, nodes, 40)
+
+
+def test_vct_depth_counts_threats():
+    # TWO_STEP's win takes two threats: search's deepening reaches them
+    g = replay(TWO_STEP)
+    assert [vct_of(g, 1, d) for d in (1, 2, 3)] == [-1, 8 * 15 + 8, 8 * 15 + 8]
+
+
+def test_vct_sees_split_threes():
+    # (7, 7) makes (4, 7) (5, 7) _ (7, 7) and its column twin: two split
+    # threes, each with one way to a straight four
+    g = position([(4, 7), (5, 7), (7, 4), (7, 5)], FAR_WHITE)
+    assert vct_of(g, 1, 1) == 7 * 15 + 7
+
+
+def sym(p, k):
+    """Point p under the board's symmetry k (0..7): k & 3 quarter turns, k & 4 a mirror."""
+    x, y = p % 15, p // 15
+    for _ in range(k & 3):
+        x, y = 14 - y, x
+    if k & 4:
+        x = 14 - x
+    return y * 15 + x
+
+
+def test_vct_finds_the_same_win_in_every_symmetric_image():
+    # each line direction gets its turn at every role; the scan order
+    # changes, so enough nodes for the slowest image
+    for k in range(8):
+        g = replay([sym(p, k) for p in TWO_STEP])
+        assert vct_of(g, 1, 3, 30000) == sym(8 * 15 + 8, k), k
+        assert vct_of(g, 1, 1) == -1, k
+
+
+# black (7, 3..5) shut at (7, 2); white's (4..6, 7) and shut three down
+# column 8; black's (8, 8..10) shut at (8, 11) and diagonal (9, 8) (10, 9)
+OPEN4_B = [(7, 3), (7, 4), (7, 5), (9, 8), (10, 9), (8, 8), (8, 9), (8, 10)]
+OPEN4_W = [(7, 2), (4, 7), (5, 7), (6, 7), (8, 11), (8, 3), (8, 4), (8, 5)]
+
+
+def test_vct_claims_no_win_through_a_block_that_makes_the_defenders_open_four():
+    # black's four (7, 6) is blocked at (7, 7): white's open four (4..7, 7);
+    # black's double four at (8, 7) comes too late (as in vcf's test)
+    g = position(OPEN4_B, OPEN4_W)
+    assert not has_vcf(g, 1)
+    assert vct_of(g, 1) == -1
+
+
+def test_vct_against_a_four_on_the_board():
+    g = position(OPEN4_B, OPEN4_W)
+    g.play(7, 6)
+    g.play(7, 7)
+    # white's open four: black shuts one end with a double four, and loses
+    assert fives(g, 2) == [7 * 15 + 3, 7 * 15 + 8]
+    assert vct_of(g, 1) == -1
+    # one end shut: the other block, (8, 7), is black's double four, and wins
+    g.play(3, 7)
+    g.play(14, 14)
+    assert fives(g, 2) == [7 * 15 + 8]
+    assert vct_of(g, 1) == 7 * 15 + 8
+    # a double four elsewhere is no answer to white's four
+    g = position([(2, 2), (3, 2), (4, 2), (5, 3), (5, 4), (5, 5), (9, 10)],
+                 [(1, 2), (5, 6), (10, 10), (11, 10), (12, 10), (13, 10), (0, 14)])
+    assert g.turn == 1 and fives(g, 2) == [10 * 15 + 14]
+    g.play(5, 2)
+    assert len(fives(g, 1)) == 2          # (5, 2): black's double four
+    g.undo()
+    assert vct_of(g, 1) == -1
+
+
+def test_a_double_four_for_the_defender_answers_a_double_three():
+    # DOUBLE's (7, 7) wins against blocks; white's (13, 12) joins its shut
+    # threes (10..12, 12) and (13, 9..11) into a double four, and wins first
+    black = DOUBLE + [(9, 12), (13, 8)]
+    g = position(black, [(10, 12), (11, 12), (12, 12), (13, 9), (13, 10), (0, 0)])
+    assert vct_of(g, 1) == 7 * 15 + 7
+    g = position(black, [(10, 12), (11, 12), (12, 12), (13, 9), (13, 10), (13, 11)])
+    assert fives(g, 2) == [] and not has_vcf(g, 1)
+    assert vct_of(g, 1) == -1
+
+
+def test_renju_white_wins_with_a_four_whose_block_is_forbidden_to_black():
+    # black's four (9, 10..13) must be blocked at (9, 9); that block makes
+    # white's four (9..12, 9..12) whose five (8, 8) is black's double three
+    g = position([(6, 8), (7, 8), (8, 6), (8, 7), (13, 13), (9, 10), (9, 11), (9, 12), (9, 13)],
+                 [(10, 10), (11, 11), (12, 12), (9, 14), (0, 0), (14, 0), (0, 14), (2, 14)],
+                 gomoku.RENJU)
+    assert g.turn == 2 and fives(g, 1) == [9 * 15 + 9] and g.forbidden(8, 8)
+    assert vct_of(g, 2) == 9 * 15 + 9
+
+
+def test_vct_respects_its_node_limit_and_keeps_the_vcf_counters():
+    g = replay(TWO_STEP)
+    G = candscan._g
+    for limit in (1, 5, 20, 60, 200):
+        G[candscan._VCF_NODES], G[candscan._VCF_LIMIT] = 7, 123
+        r = vct.search(g, 1, 3, 8, limit, 10)
+        # the limit is checked before each move; one VCF (10 moves at most) may run past it
+        assert G[candscan._VCT_NODES] <= limit + 10, limit
+        assert r in (-1, 8 * 15 + 8)
+        assert (G[candscan._VCF_NODES], G[candscan._VCF_LIMIT]) == (7, 123)
+    assert vct.search(g, 1, 3, 8, 3000, 10) == 8 * 15 + 8
+
+
 UPY_VCT = """
 import gomoku, vct, micropython
 g = gomoku.Game(0)
