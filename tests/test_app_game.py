@@ -602,3 +602,36 @@ def test_a_won_game_leaves_nothing_to_resume(flash):
     # the boot goes straight to the start menu
     assert "Saved game found:" not in text_of(rig, "boot", 120)
     assert "Mode:  2 players" in text_of(rig, "boot", 120)
+
+
+def test_the_menu_cleans_foreign_settings_and_steps_both_ways(flash):
+    import settings
+    # a settings file with a good sum but values this firmware never
+    # offers: an unknown level, rule and colour choice
+    v = bytes((settings.MODE_AI, 9, 2, 2))
+    (flash / settings.PATH).write_bytes(
+        bytes((0xA7,)) + v + bytes((sum(v) & 0xFF,)))
+    whole = [(x, y) for y in range(240) for x in range(240)]
+    s = Script(start_ms=700)
+    s.snap("opened", whole)
+    s.tap("back")           # B: previous -> Black
+    s.tap("place")          # Black: AI
+    s.tap("place")          # Black: you again
+    s.snap("toggled", whole)
+    s.tap("back")           # Rule
+    s.tap("left")           # back from Freestyle: Renju
+    s.tap("back")           # Level
+    s.tap("back")           # Mode
+    s.tap("place")          # 2 players: Level and Black change with it
+    s.wait(100)
+    s.snap("chosen", whole)
+    rig = run_device(board_sim, s.end(), flash)
+    opened = " | ".join(text_of(rig, "opened", 240))
+    for label in ("Mode:  vs AI", "Level: 1", "Rule:  Freestyle",
+                  "Black: you", "> Start"):
+        assert label in opened, opened
+    assert "> Black: you" in text_of(rig, "toggled", 240)
+    chosen = " | ".join(text_of(rig, "chosen", 240))
+    for label in ("> Mode:  2 players", "Level: -", "Rule:  Renju",
+                  "Black: player 1"):
+        assert label in chosen, chosen
