@@ -220,6 +220,15 @@ def test_renju_white_wins_with_a_four_whose_block_is_forbidden_to_black():
     assert vct_of(g, 2) == 9 * 15 + 9
 
 
+def test_renju_white_vct_skips_blacks_forbidden_blocks():
+    # white's (7, 7) joins two open threes; one of black's blocks, (4, 7),
+    # is black's double three: not a defence black may play
+    g = position([(4, 8), (4, 9), (5, 8), (6, 9), (14, 14)], [(5, 7), (6, 7), (7, 5), (7, 6)],
+                 gomoku.RENJU)
+    assert g.turn == 2 and g.forbidden(4, 7)
+    assert vct_of(g, 2, 1) == 7 * 15 + 7
+
+
 def test_vct_respects_its_node_limit_and_keeps_the_vcf_counters():
     g = replay(TWO_STEP)
     G = candscan._g
