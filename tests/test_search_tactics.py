@@ -4,6 +4,7 @@ import pytest
 import ai
 import deepsearch
 import gomoku
+import movepick
 from brute import fives, position
 import search
 import upy
@@ -240,6 +241,69 @@ def test_a_seed_makes_the_game_repeatable_and_seeds_vary_it(level, plies):
     a = play_line(11, level, plies)
     assert play_line(11, level, plies) == a
     assert len({tuple(play_line(s, level, plies)) for s in (1, 2, 3)}) > 1
+
+
+ROOT_VCF_GAME = [112, 113, 98, 84, 97, 99, 85, 127, 69, 155, 141, 125, 55, 83, 53, 101, 52, 54,
+                 37, 21, 70, 100]
+
+
+def root_of(g):
+    """search.root for the side to move, with level 2's width and VCF limit."""
+    search._g[search._WIDTH] = search._L2[0]
+    search._g[search._VCF_NODES], search._g[search._VCF_LIMIT] = 0, search._L2[1]
+    n = search.root(g, g.turn)
+    return n, search._g[search._POINT]
+
+
+def test_root_plays_forced_moves_and_a_vcf_without_searching():
+    four = position([(3, 7), (4, 7), (5, 7), (6, 7)], [(2, 7), (0, 0), (14, 14), (0, 14)])
+    assert root_of(four) == (-1, 7 * 15 + 7)          # black: the five
+    four.undo()
+    assert root_of(four) == (-1, 7 * 15 + 7)          # white: the block
+    # black's open three against white's shut three: the straight four
+    g = position([(4, 7), (5, 7), (6, 7), (9, 12)], [(10, 12), (11, 12), (12, 12), (0, 0)])
+    n, p = root_of(g)
+    assert n == -1 and p in (3 + 7 * 15, 7 + 7 * 15)
+    # from a level-2 game: black has fours, no sure threat, and a VCF
+    g = gomoku.Game()
+    for p in ROOT_VCF_GAME:
+        g.play(p % 15, p // 15)
+    search._g[search._VCF_NODES], search._g[search._VCF_LIMIT] = 0, search._L2[1]
+    want = search.vcf(g, 1)
+    assert want >= 0 and root_of(g) == (-1, want)
+    assert search._g[search._STATUS] == search._S_QUIET
+    assert search.best_move(g, 2) == want
+    n, _ = root_of(position([(7, 7), (8, 8)], [(0, 0), (14, 14)]))
+    assert n >= 2
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_search_levels_open_in_the_centre(level):
+    assert ai.best_move(gomoku.Game(), level) == 7 * 15 + 7
+
+
+def test_seeds_give_distinct_random_streams():
+    states = set()
+    for n in range(2000):
+        search.seed(n)
+        states.add(search._g[movepick._PRNG])
+    assert len(states) == 2000
+
+
+# a level-2 game in which level 3, to move, runs into its node limit
+NODE_LIMIT_GAME = [112, 113, 128, 144, 142, 127, 141, 114, 140, 139, 126, 154]
+
+
+def test_level3_stops_at_its_node_limit():
+    g = gomoku.Game()
+    for p in NODE_LIMIT_GAME:
+        g.play(p % 15, p // 15)
+    depth, width, nodes, vcf_nodes = deepsearch._LV[0][:4]
+    m = deepsearch.best_move(g, 3)
+    assert deepsearch._g[deepsearch._STOP] == 1
+    # the limit is checked before each node; a VCF probe may run past it
+    assert nodes <= deepsearch._g[deepsearch._NODES] <= nodes + vcf_nodes
+    assert g.stone(m % 15, m // 15) == 0
 
 
 def test_zobrist_keys_are_distinct_30_bit_small_ints():
