@@ -306,6 +306,50 @@ def test_level3_stops_at_its_node_limit():
     assert g.stone(m % 15, m // 15) == 0
 
 
+def level3_ab(g, ply, new_search=True):
+    """deepsearch._ab for the side to move at `ply`, depth 2, as a search
+    sets it up; a new search starts a new TT generation. (value, nodes)."""
+    G = deepsearch._g
+    deepsearch.prepare(3)
+    if new_search:
+        deepsearch._lv[1] = deepsearch._lv[1] % 63 + 1
+    G[deepsearch._HASH] = deepsearch.hash_of(g)
+    G[deepsearch._NODES], G[deepsearch._NODE_LIMIT], G[deepsearch._STOP] = 0, 100000, 0
+    G[deepsearch._WIDTH] = 8
+    G[deepsearch._VCF_NODES], G[deepsearch._VCF_LIMIT] = 0, 20
+    v = deepsearch._ab(g, g.turn, 2, -30001, 30001, ply)
+    return v, G[deepsearch._NODES]
+
+
+def test_level3_tt_keeps_mate_scores_true_at_any_ply():
+    # white to move against black's two open threes: lost whatever it
+    # plays, the loss one ply further off for each ply deeper it is met
+    g = position([(3, 3), (4, 3), (5, 3), (3, 9), (4, 9), (5, 9)],
+                 [(12, 12), (12, 0), (0, 12), (14, 6), (9, 14)])
+    assert g.turn == 2 and fives(g, 1) == [] and fives(g, 2) == []
+    v1, n1 = level3_ab(g, 1)
+    v3, n3 = level3_ab(g, 3)
+    assert v1 < -29000 and v3 == v1 + 2 and n1 == n3 > 1
+    # the ply-3 result stored, the same position met at ply 1 in the same
+    # search: one node (a TT hit), and the ply-1 value
+    assert level3_ab(g, 1, new_search=False) == (v1, 1)
+
+
+def test_level3_move_does_not_depend_on_earlier_searches():
+    # the TT of one search is not read by the next: the same position and
+    # seed give the same move from the same number of nodes
+    g = gomoku.Game()
+    for p in NODE_LIMIT_GAME:
+        g.play(p % 15, p // 15)
+    G = deepsearch._g
+    runs = []
+    for _ in range(2):
+        search.seed(5)
+        m = deepsearch.best_move(g, 3)
+        runs.append((m, G[deepsearch._NODES]))
+    assert runs[0] == runs[1]
+
+
 def test_zobrist_keys_are_distinct_30_bit_small_ints():
     keys = {deepsearch._zk(p, c) for p in range(225) for c in (1, 2)}
     assert len(keys) == 450
