@@ -191,6 +191,17 @@ def test_renju_black_whose_only_block_is_forbidden_still_plays_a_legal_move(leve
     assert g.stone(m % 15, m // 15) == 0 and not g.forbidden(m % 15, m // 15)
 
 
+@pytest.mark.parametrize("level", LEVELS)
+def test_a_side_lost_to_every_move_still_moves(level):
+    # black's two open threes: white, with no four, cannot stop both, and
+    # level 3's guard finds black's win after every candidate
+    g = position([(3, 3), (4, 3), (5, 3), (3, 9), (4, 9), (5, 9)],
+                 [(12, 12), (12, 0), (0, 12), (14, 6), (9, 14)])
+    assert g.turn == 2 and fives(g, 1) == [] and fives(g, 2) == []
+    m = ai.best_move(g, level)
+    assert 0 <= m < 225 and g.stone(m % 15, m // 15) == 0
+
+
 @pytest.mark.parametrize("level", (1, 2, 3))
 def test_white_does_not_block_what_renju_forbids_black(level):
     # black (2..5, 7) and (7, 7), its left end shut: (6, 7) joins six. In
