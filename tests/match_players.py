@@ -1,4 +1,5 @@
-"""Instance functions for two-device match tests (see multitest.py)."""
+"""Instance functions for two-device match tests (see multitest.py), and
+step() for two matches polled side by side in one test."""
 import random
 import time
 
@@ -36,3 +37,14 @@ def player(node, host, seed=1, rule=0, linger_ms=1500, think_ms=(5, 60)):
     return {"code": m.code, "colour": m.my_colour, "winner": m.game.winner,
             "moves": bytes(m.moves[:m.count]).hex(), "events": events,
             "stats": m.stats}
+
+
+def step(a, b, cond, limit=3000):
+    """Poll both matches (5 ms apart on the clock) until cond() holds."""
+    for _ in range(limit):
+        a.poll(time.ticks_ms())
+        b.poll(time.ticks_ms())
+        if cond():
+            return
+        time.sleep_ms(5)
+    raise AssertionError("condition not reached")

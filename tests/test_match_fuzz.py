@@ -9,6 +9,7 @@ from hypothesis import given, settings, strategies as st, HealthCheck
 import host_sim.match as H
 import link as L
 import match as M
+from match_players import step
 
 
 class FeedRadio:
@@ -72,20 +73,12 @@ def setup_pair(seed=3):
     a = M.Match(na.radio, host=True, seed=seed, now_ms=time.ticks_ms())
     b = M.Match(nb.radio, host=False, seed=seed + 1, now_ms=time.ticks_ms())
 
-    def run(cond):
-        for _ in range(2000):
-            a.poll(time.ticks_ms())
-            b.poll(time.ticks_ms())
-            if cond():
-                return
-            time.sleep_ms(5)
-        raise AssertionError("no progress")
-    run(lambda: a.state == b.state == M.PAIRED)
+    step(a, b, lambda: a.state == b.state == M.PAIRED)
     for k in range(5):
         mover = a if k % 2 == 0 else b
         assert mover.send_move(3 + k, 4 + (k % 2))
-        run(lambda n=k + 1: a.count == b.count == n and not a.link.queue
-            and not b.link.queue)
+        step(a, b, lambda n=k + 1: a.count == b.count == n
+             and not a.link.queue and not b.link.queue)
     # the joiner (white) is to move; its radio is now ours to feed
     feed = FeedRadio()
     b.link.radio = feed
@@ -309,20 +302,12 @@ def test_a_rematch_packet_alone_asks_the_peer_and_starts_the_game():
     b = M.Match(H.Node(1, medium).radio, host=False, seed=8,
                 now_ms=time.ticks_ms())
 
-    def run(cond):
-        for _ in range(2000):
-            a.poll(time.ticks_ms())
-            b.poll(time.ticks_ms())
-            if cond():
-                return
-            time.sleep_ms(5)
-        raise AssertionError("no progress")
-    run(lambda: a.state == b.state == M.PAIRED)
+    step(a, b, lambda: a.state == b.state == M.PAIRED)
     for k in range(9):      # black (the host) makes five on row 0
         mover = a if k % 2 == 0 else b
         assert mover.send_move(k // 2, 0 if mover is a else 1)
-        run(lambda n=k + 1: a.count == b.count == n and not a.link.queue
-            and not b.link.queue)
+        step(a, b, lambda n=k + 1: a.count == b.count == n
+             and not a.link.queue and not b.link.queue)
     assert a.game.winner == b.game.winner == 1
     fa, fb = FeedRadio(), FeedRadio()
     a.link.radio, b.link.radio = fa, fb

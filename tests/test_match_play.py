@@ -7,6 +7,7 @@ from hypothesis import given, settings, strategies as st, HealthCheck
 
 import multitest
 import match_players
+from match_players import step
 import host_sim.match as H
 import match as M
 
@@ -135,16 +136,6 @@ def _paired_pair(seed=5):
     b = M.Match(nb.radio, host=False, seed=seed + 1, now_ms=time.ticks_ms())
     step(a, b, lambda: a.code and b.code and b.state == M.PAIRED)
     return medium, na, nb, a, b
-
-
-def step(a, b, cond, limit=3000):
-    for _ in range(limit):
-        a.poll(time.ticks_ms())
-        b.poll(time.ticks_ms())
-        if cond():
-            return
-        time.sleep_ms(5)
-    raise AssertionError("condition not reached")
 
 
 def test_restore_resyncs_the_device_behind():
