@@ -362,6 +362,10 @@ def test_openings_are_distinct_even_when_few_exist():
     assert len({tuple(o) for o in ops}) == 60
     with pytest.raises(ValueError, match="cannot find 10 distinct openings"):
         arena.openings(10, seed=1, min_stones=1, max_stones=1, radius=1)
+    # more stones than points: refused at once, not placed forever
+    with pytest.raises(ValueError, match="2 stones do not fit in a 1x1 square"):
+        arena.openings(1, seed=1, min_stones=2, max_stones=2, radius=0)
+    assert arena.openings(1, seed=1, min_stones=1, max_stones=1, radius=0) == [[(7, 7)]]
 
 
 def test_quickmatch_counts_draws(monkeypatch):

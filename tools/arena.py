@@ -129,6 +129,9 @@ def openings(count, seed=1, rule=FREESTYLE, min_stones=2, max_stones=4, radius=2
     Stones fall in the (2*radius+1)^2 square around the centre; none ends the
     game or is forbidden, so every opening is a playable, roughly balanced start.
     """
+    side = 2 * radius + 1
+    if max_stones > side * side:
+        raise ValueError("%d stones do not fit in a %dx%d square" % (max_stones, side, side))
     rng = random.Random(seed)
     c = SIZE // 2
     found, seen = [], set()
