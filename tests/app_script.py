@@ -326,3 +326,18 @@ def run_device(board, events, flash_dir, dev=None, **kw):
     dev.run(device.Script(own))
     dev.snaps = snaps
     return dev
+
+
+def band(y, h, w=240):
+    """The points of rows y .. y+h-1 across the screen: what to snap for
+    screen_text."""
+    return [(x, y + dy) for dy in range(h) for x in range(w)]
+
+
+def screen_text(pixels, h, w=240):
+    """The lines of text a snapshot of a band (w wide, h high) reads, as the
+    terminal front end reads the LCD (CPython)."""
+    from host_sim.device import rgb888
+    from host_sim.terminal import read_text
+    rgb = b"".join(bytes(rgb888(p)) for p in pixels)
+    return [t[2] for t in read_text(rgb, w, h)]

@@ -12,7 +12,7 @@ import board_esp32_ili9341  # noqa: E402
 import board_pico_lcd13  # noqa: E402
 import board_sim  # noqa: E402
 import board_view as bv  # noqa: E402
-from app_script import Script, layout, run_device, stone_point  # noqa: E402
+from app_script import Script, layout, run_device, screen_text, stone_point  # noqa: E402
 
 BOARDS = [board_sim, board_pico_lcd13, board_esp32_ili9341]
 
@@ -218,15 +218,6 @@ def test_a_full_flash_is_reported_in_the_players_words(flash, flash_full):
     assert not (flash / savegame.PATH).exists()
 
 
-def _message_line(snap):
-    """The text the message line reads in a snapshot of its pixels."""
-    from host_sim.device import rgb888
-    from host_sim.terminal import read_text
-    view = layout(board_sim)
-    rgb = b"".join(bytes(rgb888(p)) for p in snap)
-    return [t[2] for t in read_text(rgb, 240, view.message.h)]
-
-
 def test_a_failed_save_stays_on_screen_after_the_move(flash, flash_full):
     """"Not saved: flash full" is still there for the player to read once
     the move is drawn: the line is not cleared after the failed save (two
@@ -243,8 +234,8 @@ def test_a_failed_save_stays_on_screen_after_the_move(flash, flash_full):
     s.wait(200)
     s.snap("msg2", line)
     dev = run_device(board_sim, s.end(), str(flash))
-    assert _message_line(dev.snaps["msg1"]) == ["Not saved: flash full"]
-    assert _message_line(dev.snaps["msg2"]) == ["Not saved: flash full"]
+    assert screen_text(dev.snaps["msg1"], layout(board_sim).message.h) == ["Not saved: flash full"]
+    assert screen_text(dev.snaps["msg2"], layout(board_sim).message.h) == ["Not saved: flash full"]
 
 
 def test_a_firmware_fault_is_shown_and_the_game_restarts(tmp_path, capsys):

@@ -9,7 +9,7 @@ host_sim.install()
 import board_sim  # noqa: E402
 import board_view as bv  # noqa: E402
 import gomoku  # noqa: E402
-from app_script import (Script, layout, plan_lost_game,  # noqa: E402
+from app_script import (Script, band, layout, plan_lost_game, screen_text,  # noqa: E402
                         run_device, stone_point)
 
 VIEW = layout(board_sim)
@@ -38,18 +38,6 @@ def board_from(rig, label):
     return out
 
 
-def status_line():
-    return [(x, y) for y in range(VIEW.status.h) for x in range(240)]
-
-
-def text_of(rig, label, h):
-    """The lines of text a snapshot of a 240-pixel-wide band shows."""
-    from host_sim.device import rgb888
-    from host_sim.terminal import read_text
-    rgb = b"".join(bytes(rgb888(p)) for p in rig.snaps[label])
-    return [t[2] for t in read_text(rgb, 240, h)]
-
-
 def expected(moves, rule=gomoku.FREESTYLE):
     g = gomoku.Game(rule)
     for m in moves:
@@ -75,7 +63,7 @@ def test_vs_ai_full_game_to_winner_banner_and_rematch(flash):
     s.wait(300)
     snap_board(s, "end")
     s.snap("banner", [(1, 1), (VIEW.status.w - 2, VIEW.status.h - 2)])
-    s.snap("banner:text", status_line())
+    s.snap("banner:text", band(VIEW.status.y, VIEW.status.h))
     s.tap("place")                          # rematch
     s.wait(300)
     snap_board(s, "rematch")
@@ -86,7 +74,7 @@ def test_vs_ai_full_game_to_winner_banner_and_rematch(flash):
     assert [i for i in ALL if rig.snaps["mid:mark"][i] == bv.LAST] == [moves[5]]
     assert board_from(rig, "end") == expected(moves)
     assert rig.snaps["banner"] == [bv.BANNER, bv.BANNER]
-    assert text_of(rig, "banner:text", VIEW.status.h) == ["AI wins"]
+    assert screen_text(rig.snaps["banner:text"], VIEW.status.h) == ["AI wins"]
     # the five is highlighted: its cells' corners turn WIN, no others
     bg = rig.snaps["end:bg"]
     win = [i for i in ALL if bg[i] == bv.WIN]
@@ -127,7 +115,7 @@ def test_two_players_undo_and_winner(flash):
     s.wait(300)
     snap_board(s, "end")
     s.snap("banner", [(1, 1)])
-    s.snap("banner:text", status_line())
+    s.snap("banner:text", band(VIEW.status.y, VIEW.status.h))
     s.tap("back")           # the winning move taken back
     s.wait(100)
     snap_board(s, "unwon")
@@ -141,7 +129,7 @@ def test_two_players_undo_and_winner(flash):
     # after the undo the stone at c+40 was black's; black[1] is black's again
     assert board_from(rig, "end") == expected(order)
     assert rig.snaps["banner"] == [bv.BANNER]
-    assert text_of(rig, "banner:text", VIEW.status.h) == ["Black wins!"]
+    assert screen_text(rig.snaps["banner:text"], VIEW.status.h) == ["Black wins!"]
     assert [i for i in ALL if rig.snaps["end:bg"][i] == bv.WIN] \
         == black[:5]
     # undone: no five shown any more, the mark back on the move before
@@ -228,10 +216,7 @@ def test_renju_forbidden_point_refused_with_reason(flash):
     assert shown[bad[1] * 15 + bad[0]] == 0
     assert bv.ALERT in rig.snaps["msg"]
     # the reason, as the player reads it off the message line
-    from host_sim.device import rgb888
-    from host_sim.terminal import read_text
-    rgb = b"".join(bytes(rgb888(p)) for p in rig.snaps["msg:text"])
-    said = [t[2] for t in read_text(rgb, 240, VIEW.message.h)]
+    said = screen_text(rig.snaps["msg:text"], VIEW.message.h)
     assert said == ["Forbidden for black: double three"], said
     assert board_from(rig, "after") == expected(order + [160], gomoku.RENJU)
     # the reason fits the line ("Forbidden for black: double three"): the
@@ -427,7 +412,7 @@ def test_end_screen_highlights_the_engines_winning_row(case, flash):
     s.wait(300)
     snap_board(s, "end")
     s.snap("banner", [(1, 1)])
-    s.snap("banner:text", status_line())
+    s.snap("banner:text", band(VIEW.status.y, VIEW.status.h))
     s.tap("back")           # the winning move taken back
     s.wait(100)
     snap_board(s, "unwon")
@@ -463,13 +448,6 @@ def test_new_game_from_the_pause_menu_gives_up_the_old_save(flash):
     assert savegame.load() == (None, None)
 
 
-def _screen_text(rig, label):
-    from host_sim.device import rgb888
-    from host_sim.terminal import read_text
-    rgb = b"".join(bytes(rgb888(p)) for p in rig.snaps[label])
-    return [t[2] for t in read_text(rgb, 240, 240)]
-
-
 def test_undo_to_an_empty_board_leaves_nothing_to_resume(flash):
     """Every move taken back: there is no game to offer after a reset
     (it offered "Saved game found: ... 0 moves"), the menu comes up."""
@@ -486,7 +464,7 @@ def test_undo_to_an_empty_board_leaves_nothing_to_resume(flash):
     s.snap("boot", whole)
     dev = run_device(board_sim, s.end(), flash)
     assert dev.resets == 1
-    said = _screen_text(dev, "boot")
+    said = screen_text(dev.snaps["boot"], 240)
     assert not [t for t in said if "Saved game" in t], said
     assert "> Start" in said
     import savegame
@@ -503,7 +481,7 @@ def test_resume_offer_counts_one_move_in_the_singular(flash):
     s.wait(1500)
     s.snap("boot", whole)
     dev = run_device(board_sim, s.end(), flash)
-    said = _screen_text(dev, "boot")
+    said = screen_text(dev.snaps["boot"], 240)
     assert "1 move" in said and "moves" not in said, said
 
 
@@ -515,7 +493,7 @@ def test_undo_as_white_vs_ai_takes_back_both_and_stays_undone(flash):
     s.tap("place")
     s.wait(600)             # the AI opens
     snap_board(s, "opened")
-    s.snap("opened:status", status_line())
+    s.snap("opened:status", band(VIEW.status.y, VIEW.status.h))
     s.tap("back")           # nothing of ours to take back yet: refused
     s.wait(200)
     snap_board(s, "refused")
@@ -534,7 +512,7 @@ def test_undo_as_white_vs_ai_takes_back_both_and_stays_undone(flash):
     rig = run_device(board_sim, s.end(), flash)
     opened = board_from(rig, "opened")
     assert opened.count(1) == 1 and opened.count(2) == 0
-    assert text_of(rig, "opened:status", VIEW.status.h) == \
+    assert screen_text(rig.snaps["opened:status"], VIEW.status.h) == \
         ["White (you) to move", "#1"]
     three = board_from(rig, "three")
     assert three.count(1) == 2 and three.count(2) == 1
@@ -600,8 +578,8 @@ def test_a_won_game_leaves_nothing_to_resume(flash):
     import savegame
     assert savegame.load() == (None, None)
     # the boot goes straight to the start menu
-    assert "Saved game found:" not in text_of(rig, "boot", 120)
-    assert "Mode:  2 players" in text_of(rig, "boot", 120)
+    assert "Saved game found:" not in screen_text(rig.snaps["boot"], 120)
+    assert "Mode:  2 players" in screen_text(rig.snaps["boot"], 120)
 
 
 def test_the_menu_cleans_foreign_settings_and_steps_both_ways(flash):
@@ -626,12 +604,12 @@ def test_the_menu_cleans_foreign_settings_and_steps_both_ways(flash):
     s.wait(100)
     s.snap("chosen", whole)
     rig = run_device(board_sim, s.end(), flash)
-    opened = " | ".join(text_of(rig, "opened", 240))
+    opened = " | ".join(screen_text(rig.snaps["opened"], 240))
     for label in ("Mode:  vs AI", "Level: 1", "Rule:  Freestyle",
                   "Black: you", "> Start"):
         assert label in opened, opened
-    assert "> Black: you" in text_of(rig, "toggled", 240)
-    chosen = " | ".join(text_of(rig, "chosen", 240))
+    assert "> Black: you" in screen_text(rig.snaps["toggled"], 240)
+    chosen = " | ".join(screen_text(rig.snaps["chosen"], 240))
     for label in ("> Mode:  2 players", "Level: -", "Rule:  Renju",
                   "Black: player 1"):
         assert label in chosen, chosen

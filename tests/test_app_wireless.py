@@ -14,7 +14,8 @@ import sim_clock  # noqa: E402
 import board_sim  # noqa: E402
 import board_view as bv  # noqa: E402
 from host_sim import match as H  # noqa: E402
-from app_script import SCATTER, Script, layout, run_device, stone_point  # noqa: E402
+from app_script import (SCATTER, Script, band, layout, run_device,  # noqa: E402
+                        screen_text, stone_point)
 
 VIEW = layout(board_sim)
 
@@ -176,13 +177,10 @@ def test_a_joiner_is_told_the_hosts_rule(flash):
     host/join screen says so, and once paired the link line names the
     host's rule (renju) until the peer's first move shows."""
     from host_sim import device
-    from host_sim.device import rgb888
-    from host_sim.terminal import read_text
     dev = device.Device(board_sim, str(flash))
     peer = HostPeer(dev.medium)
-    whole = [(x, y) for y in range(240) for x in range(240)]
-    line = [(x, VIEW.message.y + y) for y in range(VIEW.message.h)
-            for x in range(240)]
+    whole = band(0, 240)
+    line = band(VIEW.message.y, VIEW.message.h)
     s = Script()
     s.tap("menu")           # Mode
     s.tap("place")          # 2 players
@@ -196,14 +194,10 @@ def test_a_joiner_is_told_the_hosts_rule(flash):
     s.wait(1500)
     s.snap("paired", line)
     snaps = run_device(board_sim, s.end(), str(flash), dev=dev).snaps
-
-    def text(label, h):
-        rgb = b"".join(bytes(rgb888(p)) for p in snaps[label])
-        return [t[2] for t in read_text(rgb, 240, h)]
-    assert "A: host a game (Freestyle)" in text("choose", 240)
-    assert "B: join a game (the host's rule)" in text("choose", 240)
+    assert "A: host a game (Freestyle)" in screen_text(snaps["choose"], 240)
+    assert "B: join a game (the host's rule)" in screen_text(snaps["choose"], 240)
     assert peer.m.code is not None and peer.m.count == 0
-    assert text("paired", VIEW.message.h) == ["Code %s  paired  Renju" % peer.m.code]
+    assert screen_text(snaps["paired"], VIEW.message.h) == ["Code %s  paired  Renju" % peer.m.code]
 
 
 class _View:
@@ -383,22 +377,11 @@ class AgreeingPeer(Peer):
         super().tick()
 
 
-def _lines(snaps, label, y, h):
-    from host_sim.device import rgb888
-    from host_sim.terminal import read_text
-    rgb = b"".join(bytes(rgb888(p)) for p in snaps[label])
-    return [t[2] for t in read_text(rgb, 240, h)]
-
-
-def _line(y, h):
-    return [(x, y + dy) for dy in range(h) for x in range(240)]
-
-
 def test_the_winner_is_named_the_rematch_swaps_colours_leaving_forgets(flash):
     from host_sim import device
     dev = device.Device(board_sim, str(flash))
     peer = AgreeingPeer(dev.medium)
-    status = _line(VIEW.status.y, VIEW.status.h)
+    status = band(VIEW.status.y, VIEW.status.h)
     s = Script()
     start_hosting(s)
     for i in [7 * 15 + x for x in range(3, 8)]:
@@ -415,9 +398,9 @@ def test_the_winner_is_named_the_rematch_swaps_colours_leaving_forgets(flash):
     snaps = run_device(board_sim, s.end(), str(flash), dev=dev).snaps
     assert peer.m.game_no == 1 and peer.m.my_colour == 1
     assert peer.m.game.stone(7, 7) == 2
-    assert _lines(snaps, "won", 0, VIEW.status.h) == ["You win!"]
+    assert screen_text(snaps["won"], VIEW.status.h) == ["You win!"]
     # white now: the peer (black) opens the new game, and may have already
-    line = _lines(snaps, "rematch", 0, VIEW.status.h)[0]
+    line = screen_text(snaps["rematch"], VIEW.status.h)[0]
     assert line.startswith(("Black (peer) to move", "White (you) to move")), line
     assert not (flash / "gomoku.mat").exists()      # nothing to resume
 
@@ -437,7 +420,7 @@ def test_the_peer_leaving_is_shown_and_forgets_the_match(flash):
     import match
     assert peer.m.state == match.CLOSED
     assert "The other player left the match" in " ".join(
-        _lines(snaps, "note", 0, 240))
+        screen_text(snaps["note"], 240))
     assert not (flash / "gomoku.mat").exists()      # nothing to resume
 
 
