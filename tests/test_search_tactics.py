@@ -19,12 +19,17 @@ VCF_BLACK = [(3, 7), (4, 7), (5, 7), (3, 8), (4, 8), (5, 8), (6, 9), (6, 10)]
 VCF_WHITE = [(2, 7), (2, 8), (6, 11), (0, 0), (3, 6), (0, 14), (14, 14), (7, 10)]
 
 
+def vcf_of(g, me, nodes):
+    """search.vcf for `me` with a fresh budget of `nodes`."""
+    search._g[search._VCF_NODES], search._g[search._VCF_LIMIT] = 0, nodes
+    return search.vcf(g, me)
+
+
 def test_vcf_finds_the_forced_win_and_every_step_is_a_four():
     g = position(VCF_BLACK, VCF_WHITE)
     assert fives(g, 1) == [] and g.turn == 1
     for _ in range(6):
-        search._g[search._VCF_NODES], search._g[search._VCF_LIMIT] = 0, 200
-        m = search.vcf(g, 1)
+        m = vcf_of(g, 1, 200)
         assert m >= 0
         g.play(m % 15, m // 15)
         if g.winner:
@@ -42,8 +47,7 @@ def test_vcf_finds_the_forced_win_and_every_step_is_a_four():
 
 def test_no_vcf_where_there_is_none():
     g = position([(7, 7), (8, 7), (7, 8)], [(0, 0), (14, 14), (0, 14)])
-    search._g[search._VCF_NODES], search._g[search._VCF_LIMIT] = 0, 500
-    assert search.vcf(g, 1) == -1
+    assert vcf_of(g, 1, 500) == -1
 
 
 
@@ -67,8 +71,7 @@ def test_no_vcf_through_a_block_that_makes_the_defenders_four():
     g.undo()
     g.undo()
     g.undo()
-    search._g[search._VCF_NODES], search._g[search._VCF_LIMIT] = 0, 500
-    assert search.vcf(g, 1) == -1
+    assert vcf_of(g, 1, 500) == -1
 
 
 def test_no_vcf_through_a_block_that_makes_the_defenders_open_four():
@@ -99,8 +102,7 @@ def test_no_vcf_through_a_block_that_makes_the_defenders_open_four():
     assert fives(g, 1) == []
     for _ in range(3):
         g.undo()
-    search._g[search._VCF_NODES], search._g[search._VCF_LIMIT] = 0, 500
-    assert search.vcf(g, 1) == -1
+    assert vcf_of(g, 1, 500) == -1
 
 
 @pytest.mark.parametrize("level", LEVELS)
@@ -279,8 +281,7 @@ def test_root_plays_forced_moves_and_a_vcf_without_searching():
     g = gomoku.Game()
     for p in ROOT_VCF_GAME:
         g.play(p % 15, p // 15)
-    search._g[search._VCF_NODES], search._g[search._VCF_LIMIT] = 0, search._L2[1]
-    want = search.vcf(g, 1)
+    want = vcf_of(g, 1, search._L2[1])
     assert want >= 0 and root_of(g) == (-1, want)
     assert search._g[search._STATUS] == search._S_QUIET
     assert search.best_move(g, 2) == want
@@ -416,8 +417,7 @@ def test_unix_port_same_moves_with_the_heap_locked():
     g = position(VCF_BLACK, VCF_WHITE)
     search.seed(3)
     want = [search.best_move(g, lv) for lv in (2, 3)]
-    search._g[search._VCF_NODES], search._g[search._VCF_LIMIT] = 0, 200
-    v = search.vcf(g, 1)
+    v = vcf_of(g, 1, 200)
     assert v >= 0
     g2 = position([(4, 7), (5, 7), (6, 7), (7, 7)], [(3, 7), (0, 0), (14, 14)])
     assert out.split() == (str(want).replace(" ", "") + " %d %d" % (v, 7 * 15 + 8)).split()
