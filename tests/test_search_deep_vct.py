@@ -127,6 +127,22 @@ def test_renju_vct_never_uses_a_forbidden_point():
         assert not g.forbidden(m % 15, m // 15)
 
 
+def test_renju_level3_defence_leaves_out_blacks_forbidden_answers():
+    # white's three (5..7, 10) is shut at (3, 10); its VCT's answers
+    # include (8, 10), black's double three (column 8 and the diagonal to
+    # (10, 12)): level 3's defence check must not try it
+    g = position([(3, 10), (8, 8), (8, 9), (9, 11), (10, 12)],
+                 [(5, 10), (6, 10), (7, 10), (0, 0), (14, 14)], gomoku.RENJU)
+    assert g.turn == 1 and g.forbidden(8, 10)
+    g.turn = 2
+    t = vct_of(g, 2)
+    answers = bytearray(12)
+    n = vct.answers(g, 2, t, answers)
+    g.turn = 1
+    assert t >= 0 and 8 + 10 * 15 in answers[:n]
+    m = ai.best_move(g, 3)
+    assert not g.stone(m % 15, m // 15) and not g.forbidden(m % 15, m // 15)
+
 def vct_of(g, me, depth=4, nodes=3000):
     return vct.search(g, me, depth, 8, nodes, 40)
 

@@ -347,6 +347,70 @@ def test_level3_tt_keeps_mate_scores_true_at_any_ply():
     assert level3_ab(g, 1, new_search=False) == (v1, 1)
 
 
+def planted(g, depth, flag, value, alpha, beta, generation=0):
+    """deepsearch._ab at depth 2 over a window, after a false `value` was put
+    in the TT for this position (`generation` searches ago): (value, nodes).
+    One node and the false value: the search trusted the entry."""
+    deepsearch.prepare(3)
+    deepsearch._lv[1] = deepsearch._lv[1] % 63 + 1
+    h = deepsearch.hash_of(g)
+    gen = deepsearch._lv[1]
+    deepsearch._lv[1] = (gen - 1 - generation) % 63 + 1
+    deepsearch._ttput(h, depth, flag, value, 255)
+    deepsearch._lv[1] = gen
+    G = deepsearch._g
+    G[deepsearch._HASH] = h
+    G[deepsearch._NODES], G[deepsearch._NODE_LIMIT], G[deepsearch._STOP] = 0, 100000, 0
+    G[deepsearch._WIDTH] = 8
+    G[deepsearch._VCF_NODES], G[deepsearch._VCF_LIMIT] = 0, 20
+    v = deepsearch._ab(g, g.turn, 2, alpha, beta, 1)
+    return v, G[deepsearch._NODES]
+
+
+@pytest.mark.parametrize("depth, flag, alpha, beta, trusted", [
+    (2, 1, -30001, 30001, True),     # exact, deep enough: any window
+    (1, 1, -30001, 30001, False),    # exact but shallower than asked
+    (2, 2, 500, 1234, True),         # a lower bound at beta or above
+    (2, 2, 1000, 2000, False),       # a lower bound inside the window
+    (2, 3, 1234, 2000, True),        # an upper bound at alpha or below
+    (2, 3, 1000, 2000, False),       # an upper bound inside the window
+])
+def test_level3_tt_uses_an_entry_only_where_its_bound_decides(depth, flag, alpha, beta, trusted):
+    g = gomoku.Game()
+    for p in NODE_LIMIT_GAME:
+        g.play(p % 15, p // 15)
+    false = 1234
+    v, nodes = planted(g, depth, flag, false, alpha, beta)
+    assert ((v, nodes) == (false, 1)) is trusted
+    if not trusted:
+        assert nodes > 1
+
+
+def test_level3_tt_ignores_entries_of_an_earlier_search():
+    g = gomoku.Game()
+    for p in NODE_LIMIT_GAME:
+        g.play(p % 15, p // 15)
+    assert planted(g, 2, 1, 1234, -30001, 30001, generation=1)[1] > 1
+
+
+def test_level3_tt_keeps_the_deeper_result_of_a_position():
+    h = 123456789
+    deepsearch.prepare(3)
+    deepsearch._lv[1] = deepsearch._lv[1] % 63 + 1
+    deepsearch._ttput(h, 4, 1, 700, 17)
+    deepsearch._ttput(h, 2, 3, -50, 18)      # shallower: the deeper stays
+    j = deepsearch._ttget(h)
+    T = deepsearch._tt
+    assert j >= 0 and T[j + 3] == 4 and T[j + 7] == 17
+    deepsearch._ttput(h, 5, 2, 900, 19)      # deeper: replaces
+    assert T[j + 3] == 5 and T[j + 7] == 19
+    deepsearch._ttput(h, 5, 3, 800, 21)      # as deep, and newer: replaces
+    assert T[j + 3] == 5 and T[j + 7] == 21
+    other = h + (len(T) >> 3)                # the same slot, another position
+    deepsearch._ttput(other, 1, 1, 0, 20)
+    assert deepsearch._ttget(h) == -1 and deepsearch._ttget(other) == j
+
+
 def test_level3_move_does_not_depend_on_earlier_searches():
     # the TT of one search is not read by the next: the same position and
     # seed give the same move from the same number of nodes
