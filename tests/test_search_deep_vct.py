@@ -245,6 +245,21 @@ def test_renju_white_vct_skips_blacks_forbidden_blocks():
     assert vct_of(g, 2, 1) == 7 * 15 + 7
 
 
+def test_renju_black_vct_cannot_block_a_counter_four_on_its_forbidden_point():
+    # black's four (2..5, 3) is blocked at (6, 3), which makes white's four
+    # (6, 3..6); its five (6, 7) is black's double three (row 7 and the
+    # diagonal to (8, 9)): black may not block there, so no win that way
+    g = position([(2, 3), (3, 3), (4, 3), (6, 2), (4, 7), (5, 7), (7, 8), (8, 9)],
+                 [(1, 3), (6, 4), (6, 5), (6, 6), (0, 14), (14, 14), (14, 0), (0, 0)],
+                 gomoku.RENJU)
+    assert g.turn == 1 and g.forbidden(6, 7)
+    g.play(5, 3)
+    g.play(6, 3)
+    assert fives(g, 2) == [6 + 7 * 15]
+    g.undo()
+    g.undo()
+    assert vct_of(g, 1) == -1
+
 def test_vct_respects_its_node_limit_and_keeps_the_vcf_counters():
     g = replay(TWO_STEP)
     G = candscan._g
