@@ -96,15 +96,73 @@ def test_a_failed_build_keeps_the_last_good_one(tmp_path, monkeypatch, built):
     assert not (tmp_path / "pico_lcd13.partial").exists()
 
 
+def test_a_rebuild_replaces_the_last_build_and_a_killed_one(tmp_path):
+    for board in BOARDS:
+        (tmp_path / board / "lib").mkdir(parents=True)
+        (tmp_path / board / "lib" / "removed_since.mpy").write_bytes(b"M\x06\x00\x1f")
+        (tmp_path / (board + ".partial") / "lib").mkdir(parents=True)
+        (tmp_path / (board + ".partial") / "lib" / "half.mpy").write_bytes(b"")
+    assert build.main(["--all", "--out", str(tmp_path), "-q"]) == 0
+    device = source_modules() - set(build.PC_ONLY) | {"board"}
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(BOARDS)
+    for board in BOARDS:
+        lib = {p.stem for p in (tmp_path / board / "lib").iterdir()}
+        assert lib == device, board
+
+
+def test_a_module_named_board_is_refused(tmp_path, monkeypatch):
+    (tmp_path / "board.py").write_text("NAME = 'mine'\n")
+    monkeypatch.setattr(build, "LAYERS", build.LAYERS + (("app", tmp_path),))
+    with pytest.raises(build.BuildError, match="`board` is reserved"):
+        build.firmware_modules()
+
+
+def test_a_main_py_that_does_not_compile_stops_the_build(tmp_path, monkeypatch,
+                                                        built):
+    shutil.copytree(built["pico_lcd13"][0] / "pico_lcd13", tmp_path / "pico_lcd13")
+    good = (tmp_path / "pico_lcd13" / "main.py").read_bytes()
+    main = tmp_path / "src" / "main.py"
+    main.parent.mkdir()
+    main.write_text("import app\napp.run(\n")
+    monkeypatch.setattr(build, "MAIN", main)
+    with pytest.raises(build.BuildError, match="main.py"):
+        build.build("pico_lcd13", tmp_path)
+    assert (tmp_path / "pico_lcd13" / "main.py").read_bytes() == good
+
+
 def test_report_flags_asserts_that_the_build_compiles_away(tmp_path, monkeypatch):
     extra = tmp_path / "extra"
     extra.mkdir()
-    (extra / "checked.py").write_text("def f(x):\n    assert x > 0\n    return x\n")
+    (extra / "checked.py").write_text("def f(x):\n    assert x > 0\n    return x\n"
+                                      "\n\ndef g():\n    raise ValueError\n")
     monkeypatch.setattr(build, "LAYERS", build.LAYERS + (("app", extra),))
     report = build.build("pico_lcd13", tmp_path / "out")
     row = [r for r in report["modules"] if r["module"] == "checked"][0]
     assert row["asserts"] == 1
     assert "1 assert(s) removed by -O1" in build.format_report(report)
+    # on the device: the assert is gone, a traceback still names file and line
+    out = _run_checked(tmp_path / "out" / "pico_lcd13", tmp_path / "flash")
+    assert built_device.lines_with(out, "F") == ["0"]
+    assert 'File "checked.py", line 7, in g' in out, out
+    # --opt 0 keeps the asserts (for a debugging build)
+    assert build.main(["--board", "pico_lcd13", "--out", str(tmp_path / "debug"),
+                       "--opt", "0", "-q"]) == 0
+    out = _run_checked(tmp_path / "debug" / "pico_lcd13", tmp_path / "flash0")
+    assert built_device.lines_with(out, "F") == ["AssertionError"]
+
+
+def _run_checked(out, flash):
+    built_device.flash_from_build(out, flash)
+    return built_device.run_on_flash(flash, """import sys, checked
+try:
+    print("F", repr(str(checked.f(0))))
+except AssertionError:
+    print("F", repr("AssertionError"))
+try:
+    checked.g()
+except ValueError as e:
+    sys.print_exception(e)
+""")
 
 
 def test_hardware_doc_wiring_tables_are_the_board_files():
