@@ -151,6 +151,22 @@ def test_report_flags_asserts_that_the_build_compiles_away(tmp_path, monkeypatch
     assert built_device.lines_with(out, "F") == ["AssertionError"]
 
 
+def test_native_code_is_compiled_for_the_board_s_cpu(tmp_path, monkeypatch):
+    extra = tmp_path / "extra"
+    extra.mkdir()
+    (extra / "fast.py").write_text("import micropython\n\n\n@micropython.native\n"
+                                   "def f(x):\n    return x + 1\n")
+    monkeypatch.setattr(build, "LAYERS", build.LAYERS + (("app", extra),))
+    # .mpy header byte 2: arch << 2 | sub-version; MicroPython's
+    # MP_NATIVE_ARCH_ARMV6M is 4 (RP2040), MP_NATIVE_ARCH_XTENSAWIN 10 (ESP32)
+    for board, arch in (("pico_lcd13", 4), ("esp32_ili9341", 10)):
+        report = build.build(board, tmp_path / "out")
+        natives = [r["module"] for r in report["modules"] if r["native"]]
+        assert natives == ["fast"], board
+        head = (tmp_path / "out" / board / "lib" / "fast.mpy").read_bytes()[:4]
+        assert head[2] >> 2 == arch, board
+
+
 def _run_checked(out, flash):
     built_device.flash_from_build(out, flash)
     return built_device.run_on_flash(flash, """import sys, checked
