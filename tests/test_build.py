@@ -476,6 +476,18 @@ def test_deploy_refuses_native_code_for_another_cpu(tmp_path, built):
     assert "(arch/sub %d): flash" % rp2 in msg, msg
 
 
+def test_make_deploy_builds_that_board_first_then_deploys_to_port():
+    proc = subprocess.run(["make", "-n", "deploy", "BOARD=esp32_ili9341",
+                           "PORT=/dev/ttyUSB0"], capture_output=True, text=True,
+                          cwd=str(ROOT))
+    assert proc.returncode == 0, proc.stderr
+    tools = [line.split()[1:] for line in proc.stdout.splitlines()
+             if line.split()[1:2] in (["tools/build.py"], ["tools/deploy.py"])]
+    assert tools == [["tools/build.py", "--board", "esp32_ili9341"],
+                     ["tools/deploy.py", "--board", "esp32_ili9341",
+                      "--port", "/dev/ttyUSB0"]]
+
+
 def test_deploy_failure_hint_names_the_port_it_tried(built, monkeypatch,
                                                     capsys):
     """mpremote failing (no board): the hint asked "is the board on auto"
