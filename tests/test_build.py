@@ -195,6 +195,15 @@ def test_hardware_doc_wiring_tables_are_the_board_files():
     assert "| L3G4200D gyro | SDA | GP26 (pin 31) |" in tables[1]
 
 
+def test_wiring_names_an_unknown_board_and_a_pin_off_the_header(monkeypatch, capsys):
+    assert wiring.main(["pico"]) == 1
+    assert "no board 'pico' (boards/ has: esp32_ili9341, pico_lcd13," in capsys.readouterr().err
+    pico = wiring.load("pico_lcd13")
+    pico["BUTTONS"] = dict(pico["BUTTONS"], place=24)    # VBUS sense on a Pico
+    monkeypatch.setattr(wiring, "load", lambda board: pico)
+    assert wiring.main(["pico_lcd13"]) == 1
+    assert "GP24 is not on the Pico's header" in capsys.readouterr().err
+
 def test_unknown_board_and_simulator_board_are_refused(tmp_path):
     for name in ("pico", "sim"):
         with pytest.raises(build.BuildError, match="esp32_ili9341, pico_lcd13"):
