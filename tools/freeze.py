@@ -216,7 +216,7 @@ class QstrTable:
 
     def name(self, s):
         if s not in self.known:
-            ident = re.sub(r"\W", "_", s)
+            ident = re.sub(r"\W", "_", s, flags=re.ASCII)    # C names: ASCII only
             base = "MP_QSTR_" + ident if ident == s else "MP_QSTR_frozen_%d" % len(self.added)
             taken = set(self.known.values())
             name = base
