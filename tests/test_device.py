@@ -539,3 +539,114 @@ def test_terminal_arrow_tilt_leaves_a_slow_host_room(tmp_path):
     step = 5 * next(k for k, a in enumerate(angles) if a >= tilt._DEAD)
     back = 5 * max(k for k, a in enumerate(angles) if a >= tilt._RELEASE)
     assert back - step <= tilt._FIRST_MS - 100
+
+
+def test_cli_refuses_what_it_cannot_run(tmp_path, monkeypatch):
+    """Each refusal is one line saying what is wrong, before the firmware
+    runs: a headless run with nothing to end it (it would run forever),
+    --peer without --udp (no radio to send from), a script file that is
+    not there (not a FileNotFoundError traceback), a board that does not
+    exist (naming those that do)."""
+    from host_sim import __main__ as cli
+
+    def ran(*args, **kw):
+        raise AssertionError("the firmware ran")
+    monkeypatch.setattr(device.Device, "run", ran)
+    for args, why in (
+            (["--headless"], r"^headless needs --script FILE or --until MS$"),
+            (["--headless", "--until", "5", "--peer", "47102"],
+             r"^--peer needs --udp PORT$"),
+            (["--headless", "--script", str(tmp_path / "none.txt")],
+             r"^script: .*No such file.*none\.txt"),
+            (["--until", "5", "--board", "nope"],
+             r"^no board 'nope' \(have: .*\bsim\b.*\)$")):
+        with pytest.raises(SystemExit, match=why):
+            cli.main(args + ["--flash", str(tmp_path / "flash")])
+
+
+def test_cli_saves_the_game_in_its_flash_dir(tmp_path, monkeypatch):
+    """The game goes to --flash DIR, and with no --flash to
+    build/flash-<board>: one flash per board, where the next run of that
+    board finds its game (and nothing lands in a flash that was not named)."""
+    import savegame
+    from host_sim import __main__ as cli
+    script = tmp_path / "game.txt"
+    script.write_text(GAME)
+    root = tmp_path / "root"
+    monkeypatch.setattr(cli, "ROOT", str(root))
+    for board, args, flash in (
+            ("sim", ["--flash", str(tmp_path / "mine")], tmp_path / "mine"),
+            ("esp32_ili9341", [], root / "build" / "flash-esp32_ili9341")):
+        assert cli.main(["--headless", "--board", board, "--script",
+                         str(script), "--shots", str(tmp_path)] + args) == 0
+        saved = savegame.decode((flash / savegame.PATH).read_bytes())
+        assert saved.moves[0] == 7 * 15 + 7, board
+    assert sorted(os.listdir(root / "build")) == ["flash-esp32_ili9341"]
+
+
+def test_cli_realtime_puts_a_headless_run_on_the_wall_clock(tmp_path,
+                                                            monkeypatch):
+    """--realtime: script times are real milliseconds (two simulators
+    sharing a radio need it); without it a headless run is on the virtual
+    clock, as fast as the host allows."""
+    import sim_clock
+    from host_sim import __main__ as cli
+    real = []
+    monkeypatch.setattr(sim_clock, "set_real", real.append)
+    flash = ["--flash", str(tmp_path)]
+    cli.main(["--headless", "--until", "5"] + flash)
+    assert real == []
+    cli.main(["--headless", "--realtime", "--until", "5"] + flash)
+    assert real == [True]
+
+
+def test_cli_window_scale(tmp_path, monkeypatch):
+    """--scale N zooms the window's LCD N times (2 unless told)."""
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    import pygame
+    from host_sim import __main__ as cli
+    from host_sim import window
+    shown = []
+    monkeypatch.setattr(window.WindowView, "run",
+                        lambda self, script=None: shown.append(
+                            self.screen_rect[2:]))
+    try:
+        for args, scale in (([], 2), (["--scale", "3"], 3)):
+            cli.main(["--window", "--until", "5", "--flash",
+                      str(tmp_path)] + args)
+            assert shown.pop() == (240 * scale, 240 * scale)
+    finally:
+        pygame.quit()
+
+
+def _no_display(**env):
+    env = dict({k: v for k, v in os.environ.items()
+                if k not in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER")},
+               PYGAME_HIDE_SUPPORT_PROMPT="1", **env)
+    return env
+
+
+def test_cli_with_no_front_end_named_plays_in_the_terminal(tmp_path):
+    """`make sim` in a terminal with no display: the terminal view (not a
+    headless run refused for want of a script); with a $DISPLAY no window
+    opens on, it says so and uses the terminal; --window there is an
+    error, not a quiet switch. --until ends a terminal run by itself."""
+    from term_screen import PtyRun
+    flash = ["--flash", str(tmp_path / "flash"), "--until", "2500"]
+    for env, says in ((_no_display(), None),
+                      (_no_display(DISPLAY=":99"), "no window (")):
+        t = PtyRun(flash, env=env)
+        try:
+            t.wait_for("> Start")
+            assert t.wait_exit() == 0, t.p.stderr.read()
+            raw = "".join(t.raw)
+            assert says is None or (says in raw
+                                    and "using the terminal" in raw), raw[:300]
+        finally:
+            t.close()
+    t = PtyRun(["--window"] + flash, env=_no_display(DISPLAY=":99"))
+    try:
+        assert t.wait_exit() != 0
+        assert "no window" in t.p.stderr.read().decode()
+    finally:
+        t.close()
