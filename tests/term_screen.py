@@ -22,6 +22,8 @@ class Screen:
         self.rows = rows
         self.cols = cols
         self.cells = [[" "] * cols for _ in range(rows)]
+        self.colours = [[None] * cols for _ in range(rows)]
+        self.fg = self.bg = None        # truecolour (SGR 38;2 / 48;2)
         self.r = self.c = 0
         self._rest = ""
 
@@ -52,6 +54,7 @@ class Screen:
             elif ch >= " ":
                 if self.c < self.cols:
                     self.cells[self.r][self.c] = ch
+                    self.colours[self.r][self.c] = (self.fg, self.bg)
                 self.c += 1
 
     def _csi(self, params, final):
@@ -64,14 +67,31 @@ class Screen:
                          self.cols - 1)
         elif final == "J" and nums == [2]:
             self.cells = [[" "] * self.cols for _ in range(self.rows)]
+            self.colours = [[None] * self.cols for _ in range(self.rows)]
         elif final == "K":
             for k in range(self.c, self.cols):
                 self.cells[self.r][k] = " "
+                self.colours[self.r][k] = None
+        elif final == "m":
+            if nums[:2] == [38, 2]:
+                self.fg = tuple(nums[2:5])
+            elif nums[:2] == [48, 2]:
+                self.bg = tuple(nums[2:5])
+            elif nums in ([], [0]):
+                self.fg = self.bg = None
 
     def text(self):
         """The screen's characters, half blocks as blanks: what reads."""
         return "\n".join("".join(row).replace("\u2580", " ").rstrip()
                          for row in self.cells)
+
+
+def _foreground():
+    """In the child: Ctrl-C's SIGINT as a shell's foreground job has it
+    (a test runner started in the background ignores SIGINT, and an
+    ignored signal stays ignored across exec)."""
+    import signal
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 class PtyRun:
@@ -90,7 +110,8 @@ class PtyRun:
             env.pop(k, None)
         self.p = subprocess.Popen([sys.executable, "-m", "host_sim"] + args,
                                   stdin=slave, stdout=slave,
-                                  stderr=subprocess.PIPE, cwd=ROOT, env=env)
+                                  stderr=subprocess.PIPE, cwd=ROOT, env=env,
+                                  preexec_fn=_foreground)
         os.close(slave)
         import codecs
         self._utf8 = codecs.getincrementaldecoder("utf-8")("replace")

@@ -650,3 +650,78 @@ def test_cli_with_no_front_end_named_plays_in_the_terminal(tmp_path):
         assert "no window" in t.p.stderr.read().decode()
     finally:
         t.close()
+
+
+def test_terminal_front_end_ctrl_c_gives_the_shell_back(tmp_path):
+    """Ctrl-C (SIGINT) ends the terminal view as q does: status 0, no
+    traceback, and the terminal as it was before: line mode and echo,
+    the cursor shown, the shell's screen back."""
+    import signal
+    import termios
+    from term_screen import PtyRun
+    t = PtyRun(["--terminal", "--flash", str(tmp_path / "flash")])
+    try:
+        before = termios.tcgetattr(t.master)
+        t.wait_for("> Start")
+        assert not termios.tcgetattr(t.master)[3] & termios.ICANON  # keys
+        t.p.send_signal(signal.SIGINT)
+        assert t.wait_exit() == 0
+        assert b"Traceback" not in t.p.stderr.read()
+        assert termios.tcgetattr(t.master) == before
+        assert "".join(t.raw).endswith("\x1b[?25h\x1b[?1049l")
+    finally:
+        t.close()
+
+
+def test_terminal_keys_press_what_the_help_says(tmp_path):
+    """Every key the terminal's help names, one button each (Backspace is
+    DEL or ^H, as terminals differ); w/a/s/d tilt forward/left/back/right."""
+    import sim_clock
+    dev = device.Device(board_sim, str(tmp_path))
+    view = terminal.TerminalView(dev, out=io.StringIO(), keys=False)
+    for keys, name in (("\r", "place"), ("\n", "place"), (" ", "place"),
+                       ("\x7f", "back"), ("\x08", "back"), ("m", "menu"),
+                       ("M", "menu"), ("e", "extra"), ("i", "up"),
+                       ("k", "down"), ("j", "left"), ("l", "right"),
+                       ("o", "press"), ("\x1b[A", "up"), ("\x1b[B", "down"),
+                       ("\x1b[C", "right"), ("\x1b[D", "left")):
+        view._handle(keys)
+        assert [n for n in dev.buttons.pins if dev.buttons.is_pressed(n)] \
+            == [name], repr(keys)
+        sim_clock.advance_us(200000)            # the tap is over
+        assert not any(dev.buttons.is_pressed(n) for n in dev.buttons.pins)
+    for key, target in (("w", [0, 20]), ("s", [0, -20]), ("a", [-20, 0]),
+                        ("d", [20, 0])):
+        view._handle(key)
+        assert view.hand.target == target, key
+
+
+def test_terminal_rewrites_only_changed_rows_yet_shows_the_lcd(tmp_path,
+                                                               monkeypatch):
+    """After the first picture the terminal rewrites only the rows that
+    changed (a cursor step is a row or two, not the screen); through the
+    menu, a game's start, a cursor step and a move with the AI's answer,
+    it shows exactly what one fresh drawing of the LCD would, colours
+    and text, every row."""
+    import sim_clock
+    from term_screen import Screen
+    monkeypatch.setenv("COLUMNS", "120")
+    monkeypatch.setenv("LINES", "50")
+    dev = device.Device(board_sim, str(tmp_path))
+    out = io.StringIO()
+    view = terminal.TerminalView(dev, out=out, keys=False)
+    for ms in (1400, 2200, 2800, 4500):
+        sim_clock.call_at(ms * 1000, view.draw)
+    dev.run(device.Script.parse("at 1500\ntap place\nat 2500\ntap right\n"
+                                "at 3000\ntap place\nat 4600\n"))
+    assert out.getvalue().count("\x1b[2J") == 1     # one full drawing
+    shown = Screen(50, 120)
+    shown.feed(out.getvalue())
+    fresh = io.StringIO()
+    terminal.TerminalView(dev, out=fresh, keys=False).draw()
+    want = Screen(50, 120)
+    want.feed(fresh.getvalue())
+    assert "#2" in want.text()              # the move and the AI's answer
+    for r in range(50):
+        assert (shown.cells[r], shown.colours[r]) == \
+            (want.cells[r], want.colours[r]), "row %d" % (r + 1)
