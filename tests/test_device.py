@@ -725,3 +725,88 @@ def test_terminal_rewrites_only_changed_rows_yet_shows_the_lcd(tmp_path,
     for r in range(50):
         assert (shown.cells[r], shown.colours[r]) == \
             (want.cells[r], want.colours[r]), "row %d" % (r + 1)
+
+
+def test_window_chosen_only_where_one_can_open(monkeypatch):
+    """A window is the default front end with X11 or Wayland, or an SDL
+    driver the user named; never with SDL's invisible drivers."""
+    from host_sim import window
+    for k in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER"):
+        monkeypatch.delenv(k, raising=False)
+    for env, want in (({}, False), ({"DISPLAY": ":0"}, True),
+                      ({"WAYLAND_DISPLAY": "wayland-0"}, True),
+                      ({"SDL_VIDEODRIVER": "kmsdrm"}, True),
+                      ({"SDL_VIDEODRIVER": "offscreen", "DISPLAY": ":0"},
+                       False)):
+        with monkeypatch.context() as m:
+            for k, v in env.items():
+                m.setenv(k, v)
+            assert window.display_available() is want, env
+
+
+def test_window_keys_mouse_and_drag(tmp_path, monkeypatch):
+    """The window's keys as its help says, each pressing one button until
+    let go; arrows tilt while held; every drawn button clicks itself;
+    a drag on the screen tilts towards it, letting go levels; Esc quits."""
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    import pygame
+    import sim_clock
+    from host_sim import window
+    dev = device.Device(board_sim, str(tmp_path))
+    view = window.WindowView(dev, scale=2, shots_dir=str(tmp_path))
+
+    def post(kind, **kw):
+        pygame.event.post(pygame.event.Event(kind, **kw))
+        view.events()
+
+    def down():
+        return [n for n in dev.buttons.pins if dev.buttons.is_pressed(n)]
+
+    def let_go():
+        sim_clock.advance_us(100000)
+        for _ in range(dev.TAP_SLEEPS):
+            dev._slept()
+        assert down() == []
+
+    try:
+        for key, name in ((pygame.K_RETURN, "place"),
+                          (pygame.K_KP_ENTER, "place"),
+                          (pygame.K_SPACE, "place"),
+                          (pygame.K_BACKSPACE, "back"), (pygame.K_m, "menu"),
+                          (pygame.K_e, "extra"), (pygame.K_i, "up"),
+                          (pygame.K_k, "down"), (pygame.K_j, "left"),
+                          (pygame.K_l, "right"), (pygame.K_o, "press")):
+            post(pygame.KEYDOWN, key=key)
+            assert down() == [name], pygame.key.name(key)
+            post(pygame.KEYUP, key=key)
+            let_go()
+        for key, target in ((pygame.K_UP, [0, 20]), (pygame.K_DOWN, [0, -20]),
+                            (pygame.K_LEFT, [-20, 0]),
+                            (pygame.K_RIGHT, [20, 0])):
+            post(pygame.KEYDOWN, key=key)
+            assert view.hand.target == target, pygame.key.name(key)
+            post(pygame.KEYUP, key=key)
+            assert view.hand.target == [0, 0]
+        w, h = view.win.get_size()
+        assert sorted(view.rects) == sorted(dev.buttons.pins)
+        for name, (x, y, bw, bh) in view.rects.items():
+            assert 0 <= x and x + bw <= w and 0 <= y and y + bh <= h, name
+            for pos in ((x, y), (x + bw - 1, y + bh - 1)):
+                post(pygame.MOUSEBUTTONDOWN, button=1, pos=pos)
+                assert down() == [name], (name, pos)
+                post(pygame.MOUSEBUTTONUP, button=1, pos=pos)
+                let_go()
+        x, y, sw, sh = view.screen_rect
+        mid = (x + sw // 2, y + sh // 2)
+        post(pygame.MOUSEBUTTONDOWN, button=1, pos=mid)
+        post(pygame.MOUSEMOTION, pos=(mid[0] + 40, mid[1] - 20), rel=(40, -20),
+             buttons=(1, 0, 0))
+        r, f = view.hand.target
+        assert r > 0 and f > 0 and r == 2 * f       # right and forward
+        post(pygame.MOUSEBUTTONUP, button=1, pos=(mid[0] + 40, mid[1] - 20))
+        assert view.hand.target == [0, 0] and down() == []
+        assert not dev._done
+        post(pygame.KEYDOWN, key=pygame.K_ESCAPE)
+        assert dev._done
+    finally:
+        pygame.quit()
