@@ -283,7 +283,10 @@ class TerminalView:
         if not force and lcd.version == self._version:
             return
         self._version = lcd.version
-        lines = self.frame_lines() + ["\x1b[K" + self.message]
+        # the help line cut to the width: wrapped, it would scroll the
+        # picture up a row (a tmux pane of make sim-pair-tmux is narrow)
+        lines = self.frame_lines() + [
+            "\x1b[K" + self.message[:max(1, size.columns - 1)]]
         old = self._lines
         self._lines = lines
         if clear or old is None or len(old) != len(lines):

@@ -810,3 +810,20 @@ def test_window_keys_mouse_and_drag(tmp_path, monkeypatch):
         assert dev._done
     finally:
         pygame.quit()
+
+
+def test_terminal_picture_and_help_line_fit_the_terminal(tmp_path,
+                                                         monkeypatch):
+    """Whatever the terminal's shape, the picture and the help line fit:
+    nothing scrolls off its top (the LCD's top row is whose turn it is)
+    and no row wraps."""
+    dev = device.Device(board_sim, str(tmp_path))
+    dev.run(until_ms=1500)
+    for cols, rows in ((200, 24), (60, 50), (100, 30)):
+        monkeypatch.setenv("COLUMNS", str(cols))
+        monkeypatch.setenv("LINES", str(rows))
+        out = io.StringIO()
+        terminal.TerminalView(dev, out=out, keys=False).draw()
+        text = out.getvalue()
+        assert text.count("\n") <= rows - 1, (cols, rows)
+        assert max(len(_plain(line)) for line in text.split("\n")) <= cols
