@@ -18,8 +18,9 @@ def run(stdin, *args):
     return proc.stdout
 
 
-def boards(out):
-    """Every board drawn, as {(x, y): 'X'|'O'} dicts."""
+def boards(out, marked=False):
+    """Every board drawn, as {(x, y): 'X'|'O'} dicts (marked: the points
+    drawn in brackets, the last move, instead)."""
     found = []
     lines = out.split("\n")
     for i, ln in enumerate(lines):
@@ -30,7 +31,9 @@ def boards(out):
                 row = lines[i + 1 + y][3:3 + 45]
                 for x in range(15):
                     cell = row[3 * x:3 * x + 3]
-                    if "X" in cell or "O" in cell:
+                    if marked and cell.startswith("["):
+                        stones[(x, y)] = cell.strip("[] ")
+                    elif not marked and ("X" in cell or "O" in cell):
                         stones[(x, y)] = cell.strip("[] ")
             found.append(stones)
     return found
@@ -52,6 +55,7 @@ def test_move_ai_reply_undo_and_quit():
     assert b[1][(7, 7)] == "X" and len(b[1]) == 2          # mine and the AI's
     ai_move = [p for p, s in b[1].items() if s == "O"][0]
     assert "AI plays %s" % play.name(*ai_move) in out
+    assert boards(out, marked=True)[1] == {ai_move: "O"}   # the last move
     assert b[2] == {}                                      # undo takes both back
     assert len(b) == 3
 
@@ -77,6 +81,8 @@ def test_the_ai_wins_and_the_game_says_so(rule):
     assert "Not played: game over" in out[end:]         # a move after the end
     after_new = out[out.rindex("New game"):]
     assert "you play white (O)" in after_new
+    # Enter keeps the last game's answers: its rule
+    assert after_new.startswith("New game: %s," % play.RULES[int(rule)])
     assert "AI plays" in after_new                   # the AI opened as black
 
 
@@ -86,11 +92,51 @@ def test_options_on_the_command_line_skip_the_questions():
     assert "New game: renju" in out and "you play white (O)" in out
     b = boards(out)
     assert len(b) == 1 and list(b[0].values()) == ["X"]
+    out = run("q\n", "--rule", "1", "--level", "1", "--color", "black")
+    assert "Play black" not in out and "you play black (X)" in out
+    assert len(boards(out)) == 1 and boards(out)[0] == {}
 
 
 def test_end_of_input_exits():
     out = run("0\n1\nb\nh8\n")
     assert len(boards(out)) == 2
+    out = run("0\n")                   # while the setup asks: no traceback
+    assert "Rule [" in out and "AI level [" in out and "New game" not in out
+
+
+def test_a_wrong_answer_is_asked_again():
+    out = run("7\n1\n9\n2\nx\nw\nq\n")
+    assert out.count("Please answer one of: 0, 1, 4") == 1
+    assert out.count("Please answer one of: %s"
+                     % ", ".join(str(n) for n in play._levels())) == 1
+    assert out.count("Please answer one of: b, w") == 1
+    assert "New game: standard (exactly five), AI level 2, you play white" in out
+
+
+def test_help_and_every_quit_word():
+    out = run("0\n1\nb\n?\nexit\nh8\n")
+    assert out.count(play.HELP) == 2                # at the start, and on ?
+    b = boards(out)                 # drawn at the start and after the help
+    assert b == [{}, {}] and "Not played" not in out    # exit ended it
+
+
+def test_undo_as_white():
+    """Playing white, undo before my first move has nothing of mine to
+    take back (the AI's opening stays); after it, undo takes back my move
+    and the AI's reply, not the opening."""
+    out = run("0\n1\nw\nu\nh9\nu\nq\n")
+    assert out.count("Nothing to undo.") == 1
+    b = boards(out)
+    assert len(b[0]) == 1 and list(b[0].values()) == ["X"]     # the opening
+    assert b[1] == b[0] and len(b[2]) == 3 and b[3] == b[0]
+
+
+def test_a_level_the_engine_lacks_is_refused_on_the_command_line():
+    proc = subprocess.run([sys.executable, str(ROOT / "tools" / "play.py"),
+                           "--rule", "0", "--level", "99"], input="q\n",
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode != 0 and "Traceback" not in proc.stderr
+    assert proc.stderr.startswith("level 99:"), proc.stderr
 
 
 @pytest.mark.parametrize("text,xy", [("h8", (7, 7)), ("7 7", (7, 7)), ("a1", (0, 0)),
