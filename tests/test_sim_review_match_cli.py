@@ -18,3 +18,66 @@ def test_match_cli_refuses_what_it_cannot_play(args, why, capsys):
         match.main(args)
     assert e.value.code == 2
     assert why in capsys.readouterr().err
+
+
+def test_match_cli_plays_the_settings_it_is_given(monkeypatch, capsys):
+    """Every option reaches the run (the medium's loss, duplication and
+    reordering, the games, resets, the third transmitter, seed and rule),
+    and the summary is JSON that says the faults happened and the games
+    still agree."""
+    import json
+    runs = []
+
+    class Run(match.MatchRun):
+        def __init__(self, *args, **kw):
+            super().__init__(*args, **kw)
+            runs.append(self)
+    monkeypatch.setattr(match, "MatchRun", Run)
+    match.main(["--games", "2", "--loss", "0.2", "--dup", "0.1",
+                "--reorder", "0.05", "--reset-every", "6", "--inject", "0.02",
+                "--seed", "5", "--rule", "4"])
+    s = json.loads(capsys.readouterr().out)
+    r = runs[0]
+    assert (r.medium.loss, r.medium.dup, r.medium.reorder) == (0.2, 0.1, 0.05)
+    assert (r.games, r.reset_every, r.inject, r.seed, r.rule) == \
+        (2, 6, 0.02, 5, 4)
+    assert s["games"] == 2 and s["finished"] and s["winners_agree"]
+    assert s["divergences"] == 0
+    assert s["resets"] > 0 and s["injected"] > 0
+    assert s["radio_retransmissions"] > 0
+
+
+def test_match_summary_reports_what_went_wrong():
+    """The summary is what the tool is for: a game the two boards tell
+    differently, or both alike but not as the players moved, is a
+    divergence; winners that differ do not agree; one device still
+    playing is not finished; latency percentiles are of what was seen."""
+    r = match.MatchRun(games=1, seed=3)
+    s = r.run()
+    assert s["finished"] and s["games"] == 1 and s["winners_agree"]
+    assert s["divergences"] == 0
+    assert 0 < s["median_latency_ms"] <= s["p95_latency_ms"]   # on the air
+    moves, winner = r.seen[0][0]
+    good = dict(r.seen[1])
+    r.seen[1][0] = (moves[:-1], winner)          # the joiner lost a move
+    assert r.summary()["divergences"] == 1
+    r.seen[1] = dict(good)
+    r.made[(0, 0)] = (moves[0] + 1) % 225        # both boards, but wrong
+    assert r.summary()["divergences"] == 1
+    r.made[(0, 0)] = moves[0]
+    assert r.summary()["divergences"] == 0
+    r.seen[1][0] = (moves, 3 - winner)
+    assert not r.summary()["winners_agree"]
+    r.seen[1] = good
+    r.finished[1] = False
+    assert not r.summary()["finished"]
+    r.latency = list(range(100, 0, -1))
+    s = r.summary()
+    assert 50 <= s["median_latency_ms"] <= 51 and 95 <= s["p95_latency_ms"] <= 96
+
+
+def test_match_run_stops_at_its_time_limit():
+    """A run that cannot finish (here: too little simulated time) stops at
+    its limit and says it did not finish, instead of running forever."""
+    s = match.MatchRun(games=1, seed=3, limit_ms=2000).run()
+    assert not s["finished"] and s["sim_seconds"] <= 3
