@@ -136,7 +136,8 @@ def test_a_level_the_engine_lacks_is_refused_on_the_command_line():
                            "--rule", "0", "--level", "99"], input="q\n",
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode != 0 and "Traceback" not in proc.stderr
-    assert proc.stderr.startswith("level 99:"), proc.stderr
+    assert proc.stderr.startswith("level 99 is not available: the levels are %s"
+                                  % ", ".join(str(n) for n in play._levels())), proc.stderr
 
 
 @pytest.mark.parametrize("text,xy", [("h8", (7, 7)), ("7 7", (7, 7)), ("a1", (0, 0)),

@@ -111,7 +111,8 @@ class TerminalGame:
                 break
             except ValueError as e:
                 if level is not None:
-                    raise SystemExit("level %d: %s" % (lv, e))
+                    raise SystemExit("level %d is not available: the levels are %s"
+                                     % (lv, ", ".join(str(n) for n in _levels())))
                 self.write("Level %d is not available: %s" % (lv, e))
         level = lv
         if colour is None:
