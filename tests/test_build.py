@@ -52,6 +52,13 @@ def source_modules():
     return names
 
 
+def add_module(monkeypatch, folder, name, source):
+    """One more firmware module, name.py in folder, in the build's app layer."""
+    folder.mkdir(exist_ok=True)
+    (folder / (name + ".py")).write_text(source)
+    monkeypatch.setattr(build, "LAYERS", build.LAYERS + (("app", folder),))
+
+
 @pytest.mark.parametrize("board", BOARDS)
 def test_build_is_the_flat_device_layout_and_nothing_else(board, built):
     root, report = built[board]
@@ -93,10 +100,7 @@ def test_two_modules_with_one_name_are_refused(tmp_path, monkeypatch):
 def test_a_failed_build_keeps_the_last_good_one(tmp_path, monkeypatch, built):
     shutil.copytree(built["pico_lcd13"][0] / "pico_lcd13", tmp_path / "pico_lcd13")
     good = sorted(p.name for p in (tmp_path / "pico_lcd13" / "lib").iterdir())
-    broken = tmp_path / "broken"
-    broken.mkdir()
-    (broken / "oops.py").write_text("def f(:\n")
-    monkeypatch.setattr(build, "LAYERS", build.LAYERS + (("app", broken),))
+    add_module(monkeypatch, tmp_path / "broken", "oops", "def f(:\n")
     with pytest.raises(build.BuildError, match="oops.py"):
         build.build("pico_lcd13", tmp_path)
     assert sorted(p.name for p in (tmp_path / "pico_lcd13" / "lib").iterdir()) == good
@@ -118,8 +122,7 @@ def test_a_rebuild_replaces_the_last_build_and_a_killed_one(tmp_path):
 
 
 def test_a_module_named_board_is_refused(tmp_path, monkeypatch):
-    (tmp_path / "board.py").write_text("NAME = 'mine'\n")
-    monkeypatch.setattr(build, "LAYERS", build.LAYERS + (("app", tmp_path),))
+    add_module(monkeypatch, tmp_path, "board", "NAME = 'mine'\n")
     with pytest.raises(build.BuildError, match="`board` is reserved"):
         build.firmware_modules()
 
@@ -138,11 +141,8 @@ def test_a_main_py_that_does_not_compile_stops_the_build(tmp_path, monkeypatch,
 
 
 def test_report_flags_asserts_that_the_build_compiles_away(tmp_path, monkeypatch):
-    extra = tmp_path / "extra"
-    extra.mkdir()
-    (extra / "checked.py").write_text("def f(x):\n    assert x > 0\n    return x\n"
-                                      "\n\ndef g():\n    raise ValueError\n")
-    monkeypatch.setattr(build, "LAYERS", build.LAYERS + (("app", extra),))
+    add_module(monkeypatch, tmp_path / "extra", "checked",
+               "def f(x):\n    assert x > 0\n    return x\n\n\ndef g():\n    raise ValueError\n")
     report = build.build("pico_lcd13", tmp_path / "out")
     row = [r for r in report["modules"] if r["module"] == "checked"][0]
     assert row["asserts"] == 1
@@ -159,11 +159,8 @@ def test_report_flags_asserts_that_the_build_compiles_away(tmp_path, monkeypatch
 
 
 def test_native_code_is_compiled_for_the_board_s_cpu(tmp_path, monkeypatch):
-    extra = tmp_path / "extra"
-    extra.mkdir()
-    (extra / "fast.py").write_text("import micropython\n\n\n@micropython.native\n"
-                                   "def f(x):\n    return x + 1\n")
-    monkeypatch.setattr(build, "LAYERS", build.LAYERS + (("app", extra),))
+    add_module(monkeypatch, tmp_path / "extra", "fast",
+               "import micropython\n\n\n@micropython.native\ndef f(x):\n    return x + 1\n")
     for board, arch in NATIVE_ARCH.items():
         report = build.build(board, tmp_path / "out")
         natives = [r["module"] for r in report["modules"] if r["native"]]
