@@ -234,16 +234,13 @@ class Device:
     def tap(self, name, hold_ms=80):
         """Press now, release hold_ms later; on the wall clock not before
         the firmware has polled it, and not before the taps typed earlier
-        have been released."""
+        have been released and their release polled (a key pressed again
+        before the firmware saw it up would be one long press)."""
         if not _wall_clock():
             self.buttons.tap(name, hold_ms)
             return
-        if self._letting_go or self._taps:
-            self._taps.append((name, hold_ms))
-            self._let_go_due()
-            return
-        self.press(name)
-        self.let_go(name, hold_ms)
+        self._taps.append((name, hold_ms))
+        self._let_go_due()
 
     def _slept(self):
         """The firmware slept: it has had a chance to poll its buttons."""

@@ -479,6 +479,32 @@ def test_wall_clock_taps_wait_for_the_firmware_to_poll(tmp_path):
     assert seen == [True, False, True, False]
 
 
+def test_wall_clock_tap_just_after_a_release_waits_for_it_to_be_seen(tmp_path):
+    """A key typed again just after the last tap was released, before the
+    firmware has polled the release (a busy host): pressed at once, the
+    firmware would see one long press and lose the second. It is pressed
+    once the release has been polled TAP_SLEEPS times."""
+    import time
+    import sim_clock
+    dev = device.Device(board_sim, str(tmp_path))
+    sim_clock.set_real(True)
+    try:
+        dev.tap("place", 80)
+        end = time.monotonic() + 2
+        while dev.buttons.is_pressed("place") and time.monotonic() < end:
+            time.sleep(0.03)
+            dev._slept()
+        released_at = dev.sleeps
+        dev.tap("place", 80)
+        assert not dev.buttons.is_pressed("place")
+        while not dev.buttons.is_pressed("place") and time.monotonic() < end:
+            time.sleep(0.03)
+            dev._slept()
+    finally:
+        sim_clock.set_real(False)
+    assert dev.buttons.is_pressed("place")
+    assert dev.sleeps >= released_at + dev.TAP_SLEEPS
+
 def test_wall_clock_taps_of_two_keys_keep_their_order(tmp_path):
     """A terminal that reads two keys at once (its host was busy) must not
     press them together: the firmware would take them in its own button
