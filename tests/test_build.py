@@ -194,7 +194,7 @@ def test_hardware_doc_wiring_tables_are_the_board_files():
 
 def test_wiring_names_an_unknown_board_and_a_pin_off_the_header(monkeypatch, capsys):
     assert wiring.main(["pico"]) == 1
-    assert "no board 'pico' (boards/ has: esp32_ili9341, pico_lcd13," in capsys.readouterr().err
+    assert "no board 'pico' (have: esp32_ili9341, pico_lcd13)" in capsys.readouterr().err
     pico = wiring.load("pico_lcd13")
     pico["BUTTONS"] = dict(pico["BUTTONS"], place=24)    # VBUS sense on a Pico
     monkeypatch.setattr(wiring, "load", lambda board: pico)
