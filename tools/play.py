@@ -103,18 +103,12 @@ class TerminalGame:
         if rule is None:
             self.write("Rules: " + "; ".join("%d %s" % kv for kv in RULES.items()))
             rule = int(self.ask("Rule", ["0", "1", "4"], str(self.rule)))
-        while True:
-            lv = level if level is not None else int(
-                self.ask("AI level", [str(n) for n in _levels()], str(self.level)))
-            try:
-                ai.best_move(gomoku.Game(rule), lv)
-                break
-            except ValueError as e:
-                if level is not None:
-                    raise SystemExit("level %d is not available: the levels are %s"
-                                     % (lv, ", ".join(str(n) for n in _levels())))
-                self.write("Level %d is not available: %s" % (lv, e))
-        level = lv
+        levels = [str(n) for n in _levels()]
+        if level is None:
+            level = int(self.ask("AI level", levels, str(self.level)))
+        elif str(level) not in levels:
+            raise SystemExit("level %d is not available: the levels are %s"
+                             % (level, ", ".join(levels)))
         if colour is None:
             colour = self.ask("Play black (moves first) or white", ["b", "w"],
                               "b" if self.human == 1 else "w")
