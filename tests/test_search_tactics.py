@@ -318,7 +318,7 @@ def test_level3_stops_at_its_node_limit():
     assert g.stone(m % 15, m // 15) == 0
 
 
-def level3_ab(g, ply, new_search=True):
+def level3_ab(g, ply, new_search=True, alpha=-30001, beta=30001):
     """deepsearch._ab for the side to move at `ply`, depth 2, as a search
     sets it up; a new search starts a new TT generation. (value, nodes)."""
     G = deepsearch._g
@@ -329,7 +329,7 @@ def level3_ab(g, ply, new_search=True):
     G[deepsearch._NODES], G[deepsearch._NODE_LIMIT], G[deepsearch._STOP] = 0, 100000, 0
     G[deepsearch._WIDTH] = 8
     G[deepsearch._VCF_NODES], G[deepsearch._VCF_LIMIT] = 0, 20
-    v = deepsearch._ab(g, g.turn, 2, -30001, 30001, ply)
+    v = deepsearch._ab(g, g.turn, 2, alpha, beta, ply)
     return v, G[deepsearch._NODES]
 
 
@@ -352,19 +352,11 @@ def planted(g, depth, flag, value, alpha, beta, generation=0):
     in the TT for this position (`generation` searches ago): (value, nodes).
     One node and the false value: the search trusted the entry."""
     deepsearch.prepare(3)
-    deepsearch._lv[1] = deepsearch._lv[1] % 63 + 1
-    h = deepsearch.hash_of(g)
-    gen = deepsearch._lv[1]
+    gen = deepsearch._lv[1] = deepsearch._lv[1] % 63 + 1
     deepsearch._lv[1] = (gen - 1 - generation) % 63 + 1
-    deepsearch._ttput(h, depth, flag, value, 255)
+    deepsearch._ttput(deepsearch.hash_of(g), depth, flag, value, 255)
     deepsearch._lv[1] = gen
-    G = deepsearch._g
-    G[deepsearch._HASH] = h
-    G[deepsearch._NODES], G[deepsearch._NODE_LIMIT], G[deepsearch._STOP] = 0, 100000, 0
-    G[deepsearch._WIDTH] = 8
-    G[deepsearch._VCF_NODES], G[deepsearch._VCF_LIMIT] = 0, 20
-    v = deepsearch._ab(g, g.turn, 2, alpha, beta, 1)
-    return v, G[deepsearch._NODES]
+    return level3_ab(g, 1, False, alpha, beta)
 
 
 @pytest.mark.parametrize("depth, flag, alpha, beta, trusted", [
