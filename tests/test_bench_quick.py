@@ -1,7 +1,10 @@
 """The quick benchmarks run to their end in `make test`, so a change that
 breaks one shows here and not first in `make bench` (a grown test helper
 once ran bench_sensors' unix-port check out of heap). Their figures are
-judged against the budgets by `make bench`, not here."""
+judged against the budgets by `make bench`, not here; what is checked here
+is that each derived figure is the one its printed inputs give."""
+import importlib.util
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -11,6 +14,61 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 
 
+def numbers(pattern, out):
+    """Every match of `pattern` in `out`, its groups as floats."""
+    found = [tuple(map(float, m.groups())) for m in re.finditer(pattern, out)]
+    assert found, (pattern, out)
+    return found
+
+
+def check_sensors(out):
+    # bus load at a 50 Hz poll: the read's time 50 times a second
+    for us, load in numbers(r", (\d+) us \(budget: <= 500 us\); bus load at a 50 Hz poll "
+                            r"([\d.]+)%", out):
+        assert load == pytest.approx(us * 50 / 1e6 * 100, abs=0.05)
+
+
+def board_lcd(name):
+    """A board file's LCD settings (the board files are data only)."""
+    spec = importlib.util.spec_from_file_location(name, ROOT / "boards" / (name + ".py"))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod.LCD
+
+
+def check_display(out):
+    # each chip's time at the SPI clock its board gives it
+    for chip, board in (("st7789", "board_pico_lcd13"), ("ili9341", "board_esp32_ili9341")):
+        mhz = board_lcd(board)["baudrate"] // 1000000
+        assert set(re.findall(r"^%s .* at (\d+) MHz$" % chip, out, re.M)) == {str(mhz)}
+    # a full-screen clear is every pixel's 2 bytes and a few commands
+    for w, h, nbytes in numbers(r"(\d+)x(\d+) full-screen clear: (\d+) bytes", out):
+        assert 2 * w * h < nbytes < 2 * w * h + 64
+    for nbytes, ms, mhz in numbers(r": (\d+) bytes on SPI \(\d+ RAMWR windows\) -> "
+                                   r"([\d.]+) ms at (\d+) MHz", out):
+        assert ms == pytest.approx(nbytes * 8 / (mhz * 1e6) * 1e3, abs=0.005)
+
+
+def check_radio(out):
+    for med, p95 in numbers(r"median (\d+) ms, p95 (\d+) ms", out):
+        assert med <= p95
+
+
+def check_app(out):
+    (stone,) = numbers(r"placed stone \(stone, last-move mark, status, cursor\): (\d+)", out)
+    ((mhz, ms),) = numbers(r"SPI time per placed stone at (\d+) MHz: ([\d.]+) ms", out)
+    assert ms == pytest.approx(stone[0] * 8 / (mhz * 1e6) * 1e3, abs=0.005)
+    peaks = numbers(r"level \d \(\d+ moves\) \+ rematch: peak ([\d.]+) KB total", out)
+    parts = numbers(r"loaded code ([\d.]+) KB, working set beyond it ([\d.]+) KB", out)
+    assert len(peaks) == len(parts) == 2
+    for (peak,), (code, work) in zip(peaks, parts):
+        assert code > 0 and work > 0 and code + work == pytest.approx(peak, abs=0.11)
+
+
+CHECKS = {"bench_sensors": check_sensors, "bench_display": check_display,
+          "bench_radio": check_radio, "bench_app": check_app}
+
+
 @pytest.mark.parametrize("name", ["bench_sensors", "bench_display", "bench_radio",
                                   "bench_app"])
 def test_quick_bench_runs_to_the_end(name):
@@ -18,3 +76,4 @@ def test_quick_bench_runs_to_the_end(name):
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert len(proc.stdout.splitlines()) >= 3, proc.stdout
+    CHECKS[name](proc.stdout)
