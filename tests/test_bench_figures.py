@@ -4,6 +4,7 @@ inputs give, and a failing bench fails `make bench`. The boards, the arena
 and the radio are replaced by fakes here (the real runs take 40 minutes);
 the unix-port scripts, which are quick, run for real."""
 import importlib
+import re
 import sys
 from pathlib import Path
 from types import SimpleNamespace
@@ -159,3 +160,301 @@ def test_radio_over_budget_fails(monkeypatch, capsys, loss, lat):
 def test_radio_unclean_match_fails(monkeypatch, capsys, finished, divergences):
     assert _radio(monkeypatch, {0.0: [1] * 3, 0.3: [1] * 3}, finished, divergences) == 1
     assert "did not finish cleanly" in lines(capsys)[0]
+
+
+# -- bench_engine ------------------------------------------------------------------
+
+def test_engine_table_memory_is_board_plus_tables_against_1024(monkeypatch, capsys):
+    bench_engine = bench("bench_engine")
+    bench_engine.memory()                       # the real engine
+    head = lines(capsys)[0]
+    total, board, tables = map(int, re.match(
+        r"board \+ pattern tables: (\d+) bytes \(board (\d+), tables (\d+);", head).groups())
+    assert total == board + tables and head.endswith(" ok")
+    for board, pat, word in ((24, 1000, "ok"), (25, 1000, "OVER BUDGET")):
+        g = SimpleNamespace(board=bytearray(board), pat=bytearray(pat), hist=bytearray(225))
+        monkeypatch.setattr(bench_engine.gomoku, "Game", lambda g=g: g)
+        bench_engine.memory()
+        assert lines(capsys)[0] == (
+            "board + pattern tables: %d bytes (board %d, tables %d; budget <= 1024) %s"
+            % (board + pat, board, pat, word))
+
+
+@pytest.mark.parametrize("wins, word", [(19, "95.0% (budget >= 95%) ok"),
+                                        (18, "90.0% (budget >= 95%) OVER BUDGET")])
+def test_engine_strength_percent_and_verdict(monkeypatch, capsys, wins, word):
+    bench_engine = bench("bench_engine")
+    got = []
+
+    def match(openings):
+        got.append(list(openings))
+        return wins, 20, [(3, "white", 3, 120)]
+
+    monkeypatch.setattr(bench_engine.engine_match, "match", match)
+    bench_engine.strength(21)                   # an odd count: the pairs below it
+    assert got == [list(range(1, 11))]          # 10 openings, each twice: 20 games
+    out = lines(capsys)
+    assert out[0] == "level 1 vs seed 000 scorer: %d/20 games won = %s" % (wins, word)
+    assert out[1] == "  lost: opening 3, level 1 white, winner 3 after 120 moves"
+
+
+# The script's first best_move allocates, every other one (heaplock's) not.
+ALLOCATING_AI = """
+import ai
+_real, _n, _keep = ai.best_move, [0], []
+def _best_move(g, level):
+    _n[0] += 1
+    if _n[0] == 5:
+        _keep.append(bytearray(200))
+    return _real(g, level)
+ai.best_move = _best_move
+"""
+
+
+def test_engine_unix_port_allocation_is_the_worst_move(monkeypatch, capsys):
+    bench_engine = bench("bench_engine")
+    bench_engine.unix_port()                    # for real: no allocation
+    out = lines(capsys)[0]
+    assert out.startswith("unix port level-1 allocation: 0 bytes max over ")
+    assert out.endswith("(budget 0) ok")
+    real = upy.run
+    monkeypatch.setattr(bench_engine.upy, "run",
+                        lambda code, **kw: real(ALLOCATING_AI + code, **kw))
+    bench_engine.unix_port()
+    out = lines(capsys)[0]
+    worst = int(out.split(": ")[1].split()[0])
+    assert 200 <= worst < 400 and out.endswith("(budget 0) OVER BUDGET"), out
+
+
+class FakeBoard:
+    """The emulated micro:bit's file system, as a context manager."""
+
+    def __init__(self, *a, **kw):
+        self.files = ["old.py", "main.txt"]
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def listdir(self):
+        return list(self.files)
+
+    def remove(self, name):
+        self.files.remove(name)
+
+    def put(self, name, text):
+        self.files.append(name)
+
+
+def _microbit(monkeypatch, rows):
+    bench_engine = bench("bench_engine")
+    import mcu
+    monkeypatch.setattr(mcu, "MicroBit", FakeBoard)
+    monkeypatch.setattr(mcu, "engine_modules", lambda: ["gomoku", "ai"])
+    monkeypatch.setattr(mcu, "device_source", lambda text, name: text)
+    monkeypatch.setattr(bench_engine, "microbit_game",
+                        lambda mb, names, rule, seed: (9000, 3000 + rule, rows[rule]))
+    bench_engine.microbit()
+
+
+def test_engine_microbit_move_time_is_best_move_plus_play(monkeypatch, capsys):
+    # (move, best_move us, play us): totals 100..500 ms and 600 ms
+    rows = {0: [(1, 90000, 10000), (2, 250000, 50000)],
+            1: [(3, 180000, 20000), (4, 400000, 100000)],
+            4: [(5, 550000, 50000), (6, 380000, 20000), (7, 120000, 30000)]}
+    _microbit(monkeypatch, rows)
+    out = lines(capsys)
+    assert out[0] == "micro:bit heap: 3004 bytes free after import of a driver and gomoku+ai " \
+                     "(of 9000)"
+    # totals 100 300 200 500 600 400 150: median 300, max 600, both at their budgets
+    assert out[1] == ("level1 move on micro:bit incl. table updates (best_move + play): "
+                      "median 300 ms, max 600 ms over 7 moves in 3 games, one each of "
+                      "freestyle, standard, renju (budget: median <= 300, max <= 600) ok")
+    assert out[2] == ("  of which best_move: median 250 ms, max 550 ms; "
+                      "play(): median 30 ms, max 100 ms")
+    assert out[3:] == ["  rule 0: median 200 ms, max 300 ms over 2 moves",
+                       "  rule 1: median 350 ms, max 500 ms over 2 moves",
+                       "  rule 4: median 400 ms, max 600 ms over 3 moves"]
+
+
+@pytest.mark.parametrize("rows", [
+    # one move over 600 ms, the median at 300
+    {0: [(1, 300000, 0), (2, 300000, 0)], 1: [(3, 600000, 1000)], 4: [(4, 100000, 0)]},
+    # the median over 300 ms, no move over 600
+    {0: [(1, 300000, 0), (2, 300000, 0)], 1: [(3, 599000, 1000)], 4: [(4, 301000, 0)]},
+])
+def test_engine_microbit_over_budget(monkeypatch, capsys, rows):
+    _microbit(monkeypatch, rows)
+    assert lines(capsys)[1].endswith(" OVER BUDGET")
+
+
+# -- bench_mcu: level 1 on the stock micro:bit firmware ------------------------------
+
+def _mcu_report(rule, move_ms, min_free, free_at_end, uploaded, **kw):
+    rep = {"error": None, "problems": [], "rule": rule, "move_ms": move_ms,
+           "heap_locked_moves": len(move_ms), "import_bytes": 5000,
+           "modules": {"gomoku": {"import_bytes": 3000, "source_bytes": 7000},
+                       "ai": {"import_bytes": 2000, "source_bytes": 4000}},
+           "free_before_import": 8000, "free_after_import": 3000,
+           "free_before_game": 2500, "driver_bytes": 400,
+           "largest_free_block_before_game": 1200, "min_free_during_game": min_free,
+           "free_at_end": free_at_end, "uploaded_bytes": uploaded, "lazy_modules": []}
+    rep.update(kw)
+    return rep
+
+
+def _bench_mcu(monkeypatch, reports, margins=None):
+    bench_mcu = bench("bench_mcu")
+    games = iter(reports)
+    monkeypatch.setattr(bench_mcu.mcu, "MicroBit", FakeBoard)
+    monkeypatch.setattr(bench_mcu.mcu, "play_game", lambda **kw: next(games))
+    monkeypatch.setattr(bench_mcu.mcu, "margins", lambda *a, **kw: dict(
+        margins or {"heap_bytes": 640, "stack_frames": 12, "import_bytes": 96}))
+    return bench_mcu.main([])
+
+
+def test_mcu_level1_figures(monkeypatch, capsys):
+    reports = [_mcu_report(0, [100, 200], 900, 950, 11000),
+               _mcu_report(0, [300], 800, 700, 11000),
+               _mcu_report(1, [250, 50], 600, 640, 11500, lazy_modules=["winrow"]),
+               _mcu_report(4, [600], 700, 650, 12000, lazy_modules=["renju"]),
+               _mcu_report(4, [280, 290], 650, 500, 11000)]
+    assert _bench_mcu(monkeypatch, reports) == 0
+    out = lines(capsys)
+    # 50 100 200 250 280 290 300 600: median 265, max 600
+    assert out[0] == ("level1 move on micro:bit: median 265 ms, max 600 ms over 8 moves in "
+                      "5 games (budget: median <= 300, max <= 600) ok")
+    assert out[1:4] == ["  rule 0: median 200 ms, max 300 ms over 3 moves",
+                        "  rule 1: median 150 ms, max 250 ms over 2 moves",
+                        "  rule 4: median 290 ms, max 600 ms over 3 moves"]
+    assert "heap_lock held for all 8 moves" in out[4]
+    assert out[5] == ("engine import on micro:bit: 5000 bytes of heap (gomoku 3000, ai 2000); "
+                      "free heap 8000 before import, 3000 after (budget: fits in ~9 KB) ok")
+    # the lowest free heap of any game, during it or at its end
+    assert out[6].endswith("), 500 at the lowest during a game (budget: > 0) ok")
+    assert out[7].startswith("engine on micro:bit flash: up to 12000 bytes uploaded "
+                             "(top-level modules 11000 bytes in source; ")
+    assert "also loaded when needed: renju, winrow) of ~15100 bytes" in out[7]
+    assert out[8].endswith("holding 640 more bytes of heap (one block) and under 12 more "
+                           "Python calls (C stack; heap_lock puts frames there); its engine "
+                           "still compiles on import holding 96 (budget: > 0) ok")
+
+
+@pytest.mark.parametrize("reports, line, word", [
+    ([_mcu_report(0, [301, 301, 100], 500, 500, 1)] * 5, 0, "OVER BUDGET"),
+    ([_mcu_report(0, [100, 601, 100], 500, 500, 1)] * 5, 0, "OVER BUDGET"),
+    ([_mcu_report(0, [300, 600, 100], 500, 500, 1)] * 5, 0, "ok"),
+    ([_mcu_report(0, [100], 500, 500, 1, free_after_import=0)] * 5, 2, "OVER BUDGET"),
+    ([_mcu_report(0, [100], 500, 500, 1)] * 4 + [_mcu_report(0, [100], 0, 500, 1)],
+     3, "OVER BUDGET"),
+    ([_mcu_report(0, [100], 500, 500, 1)] * 4 + [_mcu_report(0, [100], 500, 0, 1)],
+     3, "OVER BUDGET"),
+])
+def test_mcu_level1_verdicts(monkeypatch, capsys, reports, line, word):
+    assert _bench_mcu(monkeypatch, reports) == 0
+    out = [ln for ln in lines(capsys) if not ln.startswith(" ")]
+    assert out[line].endswith(") " + word), out[line]
+
+
+@pytest.mark.parametrize("key", ["heap_bytes", "stack_frames", "import_bytes"])
+def test_mcu_margin_of_zero_is_over_budget(monkeypatch, capsys, key):
+    margins = {"heap_bytes": 640, "stack_frames": 12, "import_bytes": 96}
+    margins[key] = 0
+    assert _bench_mcu(monkeypatch, [_mcu_report(0, [100], 500, 500, 1)] * 5, margins) == 0
+    assert lines(capsys)[-1].endswith("(budget: > 0) OVER BUDGET")
+
+
+def test_mcu_failed_game_fails_the_bench_and_counts_its_upload(monkeypatch, capsys):
+    bad = _mcu_report(1, [], 0, 0, 13000, error="MemoryError", problems=[],
+                      failed_at="import ai")
+    reports = [_mcu_report(0, [100], 500, 500, 11000)] * 4
+    assert _bench_mcu(monkeypatch, reports[:2] + [bad] + reports[2:]) == 1
+    out = lines(capsys)
+    assert out[0] == ("level1 game on micro:bit (rule 1, opening 3) FAILED at import ai: "
+                      "MemoryError []")
+    assert "level1 move on micro:bit: median 100 ms, max 100 ms over 4 moves in 4 games" in \
+        "\n".join(out)
+    assert any(ln.startswith("engine on micro:bit flash: up to 13000 bytes") for ln in out)
+    assert _bench_mcu(monkeypatch, [bad] * 5) == 1
+
+
+# -- bench_mcu_ai: level 2 on the frozen-engine firmware -----------------------------
+
+class FrozenBoard(FakeBoard):
+    """Free heap: 9000 at boot; the engine's import takes 3000, level 2's
+    search 2000, a Game 500."""
+
+    COST = {"g=gomoku.Game(4)": 500}
+
+    def soft_reset(self):
+        self.free = 9000
+
+    def mem_free(self):
+        return self.free
+
+    def exec(self, code):
+        self.free -= self.COST.get(code, 3000 if "gomoku" in code else 2000)
+
+
+def test_mcu_ai_level2_figures(monkeypatch, tmp_path, capsys):
+    bench_mcu_ai = bench("bench_mcu_ai")
+    mf = bench_mcu_ai.mcu_firmware
+    (tmp_path / "build.log").write_text(
+        "   text    data     bss     dec     hex filename\n"
+        " 200000    1000    3000  204000   31ce0 build/bbc-microbit/microbit-micropython\n")
+    games, after = {}, []
+
+    def play_game(mb, level, rule, seed):
+        if level == 1:
+            return {"move_ms": [100 * seed, 600]}
+        n = len(games)
+        games[rule, seed] = [n, n + 1]
+        ms = [1000 * (n + 1), 3000]
+        return {"moves": games[rule, seed], "move_ms": ms,
+                "free_before_move": [4000 - n, 4100],
+                "free_after_move": after or [300 + n, 3000]}
+
+    monkeypatch.setattr(mf, "OUT", tmp_path)
+    monkeypatch.setattr(mf, "build", lambda: tmp_path / "fw.hex")
+    monkeypatch.setattr(mf, "play_game", play_game)
+    diverges = (4, 3)
+    monkeypatch.setattr(mf, "host_game", lambda level, rule, seed: (
+        games[rule, seed] if (rule, seed) != diverges else [], 1))
+    monkeypatch.setattr(bench_mcu_ai.mcu, "MicroBit", FrozenBoard)
+    monkeypatch.setattr(mf, "frozen_names", lambda: ["gomoku", "ai", "search"])
+    monkeypatch.setattr(bench_mcu_ai.mcu, "engine_modules", lambda entry: (
+        ["gomoku", "ai", "refusal"] if "gomoku" in entry else ["gomoku", "search"]))
+    assert bench_mcu_ai.main() == 1             # one game not CPython's
+    out = lines(capsys)
+    assert out[0].startswith("frozen-engine firmware: 201000 bytes of the micro:bit's 262144 "
+                             "of flash (code 200000, data 1000); ")
+    assert out[1] == ("level2 heap on micro:bit (frozen engine): 9000 bytes free at boot; the "
+                      "engine's import takes 3000, level 2's search 2000, a Game 500: 3500 "
+                      "free for a move's call frames (budget: > 0) ok")
+    # 12 games: 1000..12000 ms and 3000 ms each: median 3 s, max 12 s
+    assert out[2] == ("level2 move on micro:bit (frozen engine): median 3.0 s, max 12.0 s over "
+                      "24 moves in 12 games, all three rules (budget: median <= 10 s) ok")
+    assert out[3] == ("level2 move on micro:bit by rule: freestyle median 3.0 s, max 4.0 s; "
+                      "standard median 4.0 s, max 8.0 s; renju median 6.0 s, max 12.0 s")
+    assert out[4] == "level2 games on micro:bit: 11 of 12 play every move CPython plays " \
+                     "(budget: all) OVER BUDGET"
+    assert out[5].endswith("free heap before a move at least 3989 bytes, right after one at "
+                           "least 300 (budget: > 0) ok")
+    assert out[6] == ("level1 move on micro:bit (frozen engine, heap locked): median 500 ms, "
+                      "max 600 ms over 4 moves (budget: median <= 300, max <= 600) OVER BUDGET")
+    assert out[7].endswith("(free before a level-2 move: 4100)")
+    # every game CPython's; the median at its budget; the heap used up
+    monkeypatch.setattr(mf, "host_game", lambda level, rule, seed: (games[rule, seed], 1))
+    monkeypatch.setattr(bench_mcu_ai, "BUDGET_MS", 3000)
+    monkeypatch.setattr(FrozenBoard, "COST", {"g=gomoku.Game(4)": 4000})
+    after[:] = [0, 3000]
+    games.clear()
+    assert bench_mcu_ai.main() == 0
+    out = lines(capsys)
+    assert out[1].endswith("a Game 4000: 0 free for a move's call frames (budget: > 0) "
+                           "OVER BUDGET")
+    assert out[2].endswith("(budget: median <= 3 s) ok")
+    assert out[4].endswith("12 of 12 play every move CPython plays (budget: all) ok")
+    assert out[5].endswith("at least 0 (budget: > 0) OVER BUDGET")
