@@ -458,3 +458,108 @@ def test_mcu_ai_level2_figures(monkeypatch, tmp_path, capsys):
     assert out[2].endswith("(budget: median <= 3 s) ok")
     assert out[4].endswith("12 of 12 play every move CPython plays (budget: all) ok")
     assert out[5].endswith("at least 0 (budget: > 0) OVER BUDGET")
+
+
+# -- bench_build: the smallest heap, the build lines ---------------------------------
+
+def test_smallest_heap_bisects_to_within_4_kb_above_the_threshold(monkeypatch, tmp_path):
+    bench_build = bench("bench_build")
+    base = 20 * 1024 + 100                      # the chip models' share
+    asked = []
+
+    def measure(flash, firmware_path=None, heap_kb=1024):
+        asked.append((firmware_path, heap_kb))
+        return None if heap_kb < 101 else {"base": base, "menu": 1, "move": 2, "peak": 3}
+
+    monkeypatch.setattr(bench_build, "measure", measure)
+    need = bench_build.smallest_heap(tmp_path, ["src"])
+    assert 101 * 1024 - base <= need <= 104 * 1024 - base
+    assert all(p == ["src"] for p, _ in asked)
+    monkeypatch.setattr(bench_build, "measure", lambda *a, **kw: None)
+    with pytest.raises(SystemExit):
+        bench_build.smallest_heap(tmp_path)
+
+
+def test_build_lines_and_a_missing_main_fails_the_bench(monkeypatch, capsys):
+    bench_build = bench("bench_build")
+    mods = [{"module": m, "mpy_bytes": n} for m, n in (("a", 10), ("b", 300), ("c", 50),
+                                                       ("d", 200))]
+    monkeypatch.setattr(bench_build.build, "build", lambda board, out, opt=1: {
+        "modules": mods, "total_mpy_bytes": 560 if opt == 1 else 520,
+        "total_py_bytes": 2000, "main_py_bytes": None})
+    assert bench_build.main() == 1
+    out = lines(capsys)
+    assert out[:3] == [
+        "pico_lcd13 build: 4 modules, total .mpy 560 bytes (-O1; -O3 would be 520), from "
+        "2000 bytes of source; main.py 0 bytes as source",
+        "pico_lcd13 largest: b.mpy 300, d.mpy 200, c.mpy 50",
+        "pico_lcd13 heap after boot: not measured (firmware/main.py missing)"]
+
+
+# -- bench_app: SPI bytes -------------------------------------------------------------
+
+def test_app_spi_figures_are_the_largest_step_and_stone(monkeypatch, capsys):
+    bench_app = bench("bench_app")
+
+    class Rig:
+        # SPI bytes counted at each snapshot: cursor steps of 100, 150 and
+        # 300 bytes; stones of 1000 and 1200
+        bytes_at = {"c0": 0, "c1": 100, "c2": 250, "p1": 1250, "c3": 1550, "p2": 2750}
+
+        def __init__(self, board):
+            pass
+
+        def count_spi(self):
+            pass
+
+        def run(self, events):
+            return "end"
+
+    monkeypatch.setattr(bench_app, "Rig", Rig)
+    monkeypatch.setattr(bench_app.sim_clock, "add_hook", lambda fn: None)
+    bench_app.spi_and_latency()
+    out = lines(capsys)
+    assert out[0] == "SPI bytes per cursor step: 300 (budget: <= 2048)"
+    assert out[1].endswith("cursor): 1200 (budget: <= 2048)")
+    hz = bench_app.SPI_HZ
+    assert out[2] == "SPI time per placed stone at %d MHz: %.2f ms" % (
+        hz // 1000000, 1200 * 8 * 1000 / hz)
+
+
+# -- bench_sensors: bytes on the wire, the heap lines ---------------------------------
+
+def test_wire_bytes_count_an_address_byte_per_start():
+    bench_sensors = bench("bench_sensors")
+    # a register write then a repeated-start 6-byte read; a write alone
+    recs = [{"tx": "28", "rx": "000102030405"}, {"tx": "2007", "rx": ""}]
+    assert bench_sensors.wire_bytes(recs[:1]) == 1 + 1 + 1 + 6
+    assert bench_sensors.wire_bytes(recs) == 9 + 1 + 2
+
+
+def test_sensors_heap_lines_name_their_own_figures(monkeypatch, capsys):
+    bench_sensors = bench("bench_sensors")
+    monkeypatch.setattr(bench_sensors.upy, "run",
+                        lambda code, **kw: "l3g 1.5\nmpu 2.5\nbtn 3.5\n")
+    try:
+        bench_sensors.main()
+    finally:
+        bench_sensors.machine.forget_all()
+    out = lines(capsys)[-3:]
+    assert out == ["heap per L3G4200D read_rates on the unix port: 1.5 bytes (budget: 0)",
+                   "heap per MPU6050 read_all on the unix port: 2.5 bytes (budget: 0)",
+                   "heap per Buttons.poll (5 buttons) on the unix port: 3.5 bytes (budget: 0)"]
+
+
+# -- tools/quickmatch.py's tally ----------------------------------------------------
+
+def test_quickmatch_prints_each_seed_and_the_sum_by_colour(monkeypatch, capsys):
+    import quickmatch
+    tallies = {1: (3, 4, 1, 2), 2: (2, 4, 0, 1)}    # won as black, pairs, as white, draws
+    monkeypatch.setattr(quickmatch, "run_match", lambda a, b, games, s, rule, show: tallies[s])
+    quickmatch.main(["1", "2", "--seeds", "1-2", "--games", "8"])
+    out = lines(capsys)
+    assert out[:2] == ["seed 1: won 3 of 4 as black, 1 of 4 as white, 2 drawn",
+                       "seed 2: won 2 of 4 as black, 0 of 4 as white, 1 drawn"]
+    # 6 wins and 3 draws of 16 games: 7.5 points
+    assert out[2].startswith("level1 vs level2: 46.9% (won 5 of 8 as black, 1 of 8 as white, "
+                             "3 drawn; ")
