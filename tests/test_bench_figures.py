@@ -59,11 +59,11 @@ def _game(black, winner, reason, times=((), ())):
 def test_arena_line_splits_wins_by_colour_and_counts_draws_half(monkeypatch, capsys):
     bench_ai = bench("bench_ai")
     games = [                                   # A: black in 5 games, white in 3
+        _game(0, 1, "black timeout", ([], [])),
         _game(0, 0, "black five", ([0.1, 0.3], [2.0])),
         _game(1, 0, "white five", ([0.2], [1.0, 3.0])),
         _game(0, 1, "white five", ([0.4], [4.0])),
         _game(0, None, "draw"),
-        _game(0, 1, "black timeout", ([], [])),
         _game(1, 0, "black illegal move 1,1: (1, 1) is occupied", ([0.05], [])),
         _game(1, 0, "white five", ([0.15], [0.5])),
         _game(0, 1, "white five", ([0.25], [0.6])),
@@ -175,9 +175,11 @@ def test_engine_table_memory_is_board_plus_tables_against_1024(monkeypatch, caps
         g = SimpleNamespace(board=bytearray(board), pat=bytearray(pat), hist=bytearray(225))
         monkeypatch.setattr(bench_engine.gomoku, "Game", lambda g=g: g)
         bench_engine.memory()
-        assert lines(capsys)[0] == (
+        assert lines(capsys) == [
             "board + pattern tables: %d bytes (board %d, tables %d; budget <= 1024) %s"
-            % (board + pat, board, pat, word))
+            % (board + pat, board, pat, word),
+            "move history: 225 bytes; renju's line buffer: %d bytes"
+            % len(bench_engine.renju.LINE)]
 
 
 @pytest.mark.parametrize("wins, word", [(19, "95.0% (budget >= 95%) ok"),
