@@ -42,8 +42,10 @@ def check_display(out):
         mhz = board_lcd(board)["baudrate"] // 1000000
         assert set(re.findall(r"^%s .* at (\d+) MHz$" % chip, out, re.M)) == {str(mhz)}
     # a full-screen clear is every pixel's 2 bytes and a few commands
-    for w, h, nbytes in numbers(r"(\d+)x(\d+) full-screen clear: (\d+) bytes", out):
-        assert 2 * w * h < nbytes < 2 * w * h + 64
+    # in one RAMWR window
+    for w, h, nbytes, windows in numbers(r"(\d+)x(\d+) full-screen clear: (\d+) bytes on SPI "
+                                         r"\((\d+) RAMWR windows\)", out):
+        assert 2 * w * h < nbytes < 2 * w * h + 64 and windows == 1
     for nbytes, ms, mhz in numbers(r": (\d+) bytes on SPI \(\d+ RAMWR windows\) -> "
                                    r"([\d.]+) ms at (\d+) MHz", out):
         assert ms == pytest.approx(nbytes * 8 / (mhz * 1e6) * 1e3, abs=0.005)
