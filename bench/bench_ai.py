@@ -30,11 +30,12 @@ def match(a, b, games, label_a, label_b, budget, timeout=60):
     st = res.time_stats(0)
     won_b, black = res.as_black(0)
     print("%s vs %s: %.1f%% (%d won, %d lost, %d drawn of %d games; won %d of %d as black,"
-          " %d of %d as white; budget >= %d%%)"
+          " %d of %d as white; budget >= %d%%) %s"
           " [%s: median %.1f ms, max %.1f ms a move on CPython; %.0f s]" % (
               label_a, label_b, 100 * res.score(0), res.wins(0), res.wins(1), res.draws(),
               len(res.games), won_b, black, res.wins(0) - won_b, len(res.games) - black,
-              budget, label_a, st["median"] * 1000, st["max"] * 1000,
+              budget, "ok" if 100 * res.score(0) >= budget else "MISSED",
+              label_a, st["median"] * 1000, st["max"] * 1000,
               time.monotonic() - t0), flush=True)
     faults = [r.reason for r in res.games if "five" not in r.reason and r.reason != "draw"]
     if faults:

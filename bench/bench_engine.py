@@ -57,7 +57,7 @@ def strength(games):
     wins, n, lost = engine_match.match(range(1, games // 2 + 1))
     pct = 100.0 * wins / n
     print("level 1 vs seed 000 scorer: %d/%d games won = %.1f%% (budget >= 95%%) %s"
-          % (wins, n, pct, verdict(pct >= 95)))
+          % (wins, n, pct, "ok" if pct >= 95 else "MISSED"))
     for seed, colour, winner, moves in lost:
         print("  lost: opening %d, level 1 %s, winner %d after %d moves"
               % (seed, colour, winner, moves))

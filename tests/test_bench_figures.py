@@ -81,9 +81,20 @@ def test_arena_line_splits_wins_by_colour_and_counts_draws_half(monkeypatch, cap
     # A: 4 won (1 of 5 as black, 3 of 3 as white), 3 lost, 1 drawn: 4.5 of 8
     assert out[0].startswith(
         "levelX vs refY: 56.2% (4 won, 3 lost, 1 drawn of 8 games; won 1 of 5 as black,"
-        " 3 of 3 as white; budget >= 90%) [levelX: median 200.0 ms, max 400.0 ms a move"
+        " 3 of 3 as white; budget >= 90%) MISSED [levelX: median 200.0 ms, max 400.0 ms a move"
         " on CPython; "), out[0]
     assert out[1] == "  faults: black timeout; black illegal move 1,1: (1, 1) is occupied"
+
+
+@pytest.mark.parametrize("budget, word", [(50, "ok"), (51, "MISSED")])
+def test_arena_line_verdict_is_ok_from_the_budget_up(monkeypatch, capsys, budget, word):
+    bench_ai = bench("bench_ai")
+    games = [_game(0, 0, "black five"), _game(1, 1, "black five")]     # 1 of 2 won
+    monkeypatch.setattr(bench_ai.arena, "run_match",
+                        lambda a, b, **kw: arena.MatchResult(kw["names"], games, 0))
+    bench_ai.match("A", "B", 2, "levelX", "refY", budget)
+    assert ("50.0%% (1 won, 1 lost, 0 drawn of 2 games; won 1 of 1 as black, 0 of 1 as white;"
+            " budget >= %d%%) %s [levelX:" % (budget, word)) in lines(capsys)[0]
 
 
 def test_unix_heap_is_the_engines_share_and_the_first_heap_that_runs(monkeypatch, capsys):
@@ -183,7 +194,7 @@ def test_engine_table_memory_is_board_plus_tables_against_1024(monkeypatch, caps
 
 
 @pytest.mark.parametrize("wins, word", [(19, "95.0% (budget >= 95%) ok"),
-                                        (18, "90.0% (budget >= 95%) OVER BUDGET")])
+                                        (18, "90.0% (budget >= 95%) MISSED")])
 def test_engine_strength_percent_and_verdict(monkeypatch, capsys, wins, word):
     bench_engine = bench("bench_engine")
     got = []
