@@ -9,6 +9,7 @@ import host_sim
 host_sim.install()
 import sim_clock  # noqa: E402
 from host_sim import radio_medium  # noqa: E402
+import nrf24l01_model as N  # noqa: E402
 from nrf24l01_model import Frame  # noqa: E402
 
 ADDR = b"\xe7\xe7\xe7\xe7\xe7"
@@ -43,6 +44,14 @@ FOREIGN = [
     frame_msg("x:5", addr=""), frame_msg("x:6", air=-5),
     frame_msg("x:7", rate=12345), frame_msg("x:8", pid=9),
     frame_msg("x:9", id=None),
+    # well-formed JSON, but no frame an NRF24L01 could have sent
+    frame_msg("x:10", ch=128), frame_msg("x:11", addr="e7" * 6),
+    frame_msg("x:12", addr="e7e7"), frame_msg("x:13", pid=4),
+    frame_msg("x:14", crc=3), frame_msg("x:15", noack=1),
+    frame_msg("x:16", dpl="yes"), frame_msg("x:17", air=100001),
+    frame_msg("x:18", k="x"), b'{"k": "f", "id": "x:19"}',
+    b'{"k": "a", "id": "9:9"}', b'{"k": "a", "id": "9:9", "ack": "%s"}'
+    % (b"00" * 33),
 ]
 
 
@@ -55,11 +64,14 @@ def test_foreign_datagrams_are_dropped_and_peers_still_heard():
     peer.bind(("127.0.0.1", 0))
     peer.settimeout(2)
     try:
+        # on the loopback only: no other machine can send to it
+        assert medium.sock.getsockname()[0] == "127.0.0.1"
         for data in FOREIGN:
             peer.sendto(data, ("127.0.0.1", medium.port))
             medium.pump(0.2)            # no exception out of the hook
         assert ear.heard == []          # nothing that could not be on air
         assert medium._replies == {}    # nor kept as an answer
+        assert medium.stats["foreign"] == len(FOREIGN)   # each one counted
         # a peer's frame after all that is heard and answered with the ACK
         peer.sendto(frame_msg("7:1"), ("127.0.0.1", medium.port))
         medium.pump(0.5)
@@ -74,9 +86,11 @@ def test_foreign_datagrams_are_dropped_and_peers_still_heard():
 class Sender:
     def __init__(self):
         self.acks = []
+        self.times = []         # when each ACK came in (simulated us)
 
     def ack_in(self, f, ack):
         self.acks.append(ack.payload)
+        self.times.append(sim_clock.now_us())
 
 
 def test_every_peer_answer_counts_and_an_ack_is_not_overwritten():
@@ -117,3 +131,223 @@ def test_every_peer_answer_counts_and_an_ack_is_not_overwritten():
         b.close()
         c.close()
         medium.sock.close()
+
+
+def test_every_frame_an_nrf24l01_can_send_is_heard(tmp_path):
+    """A peer's frame at each limit of what the chip can put on air (any
+    channel, each data rate, 3- to 5-byte addresses, empty and 32-byte
+    payloads, every PID, no or 1-byte CRC, no ACK asked, static width) is
+    heard and answered; a sniffer gets it too, on air for as long as the
+    sender said, ending now on this simulator's clock."""
+    sim_clock.reset()
+    medium = radio_medium.UdpMedium(0, [])
+    ear = Ear()
+    medium.radios.append(ear)
+    sniffed = []
+    medium.listeners.append(lambda f: sniffed.append((f.t0, f.t_end)))
+    peer = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    peer.bind(("127.0.0.1", 0))
+    peer.settimeout(2)
+    limits = [{"ch": 0}, {"ch": 127}, {"rate": 250000}, {"rate": 2000000},
+              {"addr": "e7e7e7"}, {"addr": "e7e7e7e7"}, {"p": ""},
+              {"p": "ab" * 32}, {"pid": 0}, {"pid": 3}, {"crc": 0},
+              {"crc": 1}, {"noack": True}, {"dpl": False}, {"air": 1350}]
+    try:
+        sim_clock.advance_us(5000)
+        for n, over in enumerate(limits):
+            peer.sendto(frame_msg("7:%d" % n, **over),
+                        ("127.0.0.1", medium.port))
+            medium.pump(0.5)
+            reply = json.loads(peer.recv(4096).decode())
+            assert reply == {"k": "a", "id": "7:%d" % n, "ack": ""}, over
+            want = dict(json.loads(frame_msg("", **over)))
+            assert ear.heard[-1] == (want["ch"], bytes.fromhex(want["addr"]),
+                                     bytes.fromhex(want["p"])), over
+            assert sniffed[-1] == (5000 - want["air"], 5000), over
+        assert len(ear.heard) == len(limits)
+        assert medium.stats["foreign"] == 0
+    finally:
+        peer.close()
+        medium.sock.close()
+
+
+def test_the_first_ack_reaches_the_sender_once_after_its_air_time():
+    """Two peers acknowledge one frame, each with its own ACK payload (the
+    longer the chip allows, 32 bytes): the sender takes the first, once,
+    when it has been on air after the receiver's turnaround."""
+    sim_clock.reset()
+    b = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    b.bind(("127.0.0.1", 0))
+    medium = radio_medium.UdpMedium(0, [b.getsockname()[1]], wait_s=1.0)
+    try:
+        f = Frame(76, 1000000, ADDR, b"\x01", 1, False, True, 2)
+        f.t0, f.t_end = 0, 100
+        f.sender = Sender()
+        fid = "%d:%d" % (medium.port, medium._next_id + 1)
+        first, second = "5a" * 32, "77"
+        for ack in (first, second):
+            b.sendto(json.dumps({"k": "a", "id": fid, "ack": ack}).encode(),
+                     ("127.0.0.1", medium.port))
+        medium._send_remote(f)
+        sim_clock.advance_us(5000)
+        assert f.sender.acks == [bytes.fromhex(first)]
+        assert f.sender.times == [100 + N.T_SETTLE + N.air_us(32, 5, 2,
+                                                               1000000)]
+    finally:
+        b.close()
+        medium.sock.close()
+
+
+def test_an_injected_frame_acknowledged_by_a_peer():
+    """inject() is a transmitter with no radio model behind it: a peer's
+    ACK for its frame has nobody to go to, and is no error."""
+    sim_clock.reset()
+    b = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    b.bind(("127.0.0.1", 0))
+    b.settimeout(2)
+    medium = radio_medium.UdpMedium(0, [b.getsockname()[1]], wait_s=1.0)
+    try:
+        fid = "%d:%d" % (medium.port, medium._next_id + 1)
+        b.sendto(json.dumps({"k": "a", "id": fid, "ack": ""}).encode(),
+                 ("127.0.0.1", medium.port))
+        medium.inject(76, ADDR, b"\x01", rate=1000000)
+        sim_clock.advance_us(5000)
+        got = json.loads(b.recv(4096).decode())
+        assert got["id"] == fid and bytes.fromhex(got["p"]) == b"\x01"
+        assert medium._replies == {}
+    finally:
+        b.close()
+        medium.sock.close()
+
+
+def test_out_of_range_nothing_goes_to_the_peers():
+    sim_clock.reset()
+    b = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    b.bind(("127.0.0.1", 0))
+    b.settimeout(0.5)
+    medium = radio_medium.UdpMedium(0, [b.getsockname()[1]], wait_s=0.01)
+    try:
+        for enabled in (False, True):
+            medium.enabled = enabled
+            medium.inject(76, ADDR, bytes([enabled]), rate=1000000)
+            sim_clock.advance_us(5000)
+        got = json.loads(b.recv(4096).decode())
+        assert bytes.fromhex(got["p"]) == b"\x01"      # the second only
+    finally:
+        b.close()
+        medium.sock.close()
+
+
+def test_loss_applies_to_the_frame_and_to_the_ack():
+    """Between processes `loss` loses frames on the way to the peer and
+    ACKs on the way back, each drawn on its own: fewer ACKs come back
+    than frames arrive, and fewer frames arrive than were sent."""
+    sim_clock.reset()
+    b = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    b.bind(("127.0.0.1", 0))
+    b.setblocking(False)
+    medium = radio_medium.UdpMedium(0, [b.getsockname()[1]], wait_s=1.0,
+                                    loss=0.5, seed=5)
+    sender = Sender()
+    sent = 40
+    try:
+        for n in range(sent):
+            # the peer's answer waits on the port (used if the frame goes)
+            fid = "%d:%d" % (medium.port, medium._next_id + 1)
+            b.sendto(json.dumps({"k": "a", "id": fid, "ack": ""}).encode(),
+                     ("127.0.0.1", medium.port))
+            f = Frame(76, 1000000, ADDR, bytes([n]), n % 4, False, True, 2)
+            f.t0, f.t_end = 1000 * n, 1000 * n + 100
+            f.sender = sender
+            medium._send_remote(f)
+        sim_clock.advance_us(sent * 1000 + 5000)
+        arrived = 0
+        while True:
+            try:
+                b.recv(4096)
+            except BlockingIOError:
+                break
+            arrived += 1
+        assert 0 < arrived < sent
+        assert 0 < len(sender.acks) < arrived
+        assert medium.stats["lost"] == sent - len(sender.acks)
+    finally:
+        b.close()
+        medium.sock.close()
+
+
+def test_sender_waits_only_for_the_peers_a_frame_went_to():
+    """With one of two peers' copies lost, the one answer that can come
+    ends the wait: the sender does not pump on until wait_s runs out."""
+    sim_clock.reset()
+    b = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    c = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    b.bind(("127.0.0.1", 0))
+    c.bind(("127.0.0.1", 0))
+    medium = radio_medium.UdpMedium(0, [b.getsockname()[1],
+                                        c.getsockname()[1]], wait_s=1.0,
+                                    loss=0.5, seed=1)
+    try:
+        f = Frame(76, 1000000, ADDR, b"\x01", 1, False, True, 2)
+        f.t0, f.t_end = 0, 100
+        f.sender = Sender()
+        fid = "%d:%d" % (medium.port, medium._next_id + 1)
+        c.sendto(json.dumps({"k": "a", "id": fid, "ack": ""}).encode(),
+                 ("127.0.0.1", medium.port))
+        pumps = []
+        pump = medium.pump
+
+        def counted(timeout=0.0):
+            pumps.append(timeout)
+            return pump(timeout)
+        medium.pump = counted
+        medium._send_remote(f)
+        assert medium.stats["lost"] == 1            # the copy to b (seed 1)
+        assert len(pumps) == 1, len(pumps)
+        sim_clock.advance_us(5000)
+        assert f.sender.acks == [b""]
+    finally:
+        b.close()
+        c.close()
+        medium.sock.close()
+
+
+class RefusedOnce:
+    """The medium's socket as on Windows after a peer's port closed: the
+    next recvfrom raises ConnectionResetError (the ICMP 'port unreachable'
+    coming back), then the socket works on."""
+
+    def __init__(self, sock):
+        self.sock = sock
+        self.raised = False
+
+    def fileno(self):
+        return self.sock.fileno()
+
+    def recvfrom(self, n):
+        if not self.raised:
+            self.raised = True
+            raise ConnectionResetError(10054, "peer's port closed")
+        return self.sock.recvfrom(n)
+
+    def sendto(self, data, addr):
+        return self.sock.sendto(data, addr)
+
+
+def test_a_peer_gone_does_not_stop_the_medium():
+    sim_clock.reset()
+    medium = radio_medium.UdpMedium(0, [])
+    ear = Ear()
+    medium.radios.append(ear)
+    real = medium.sock
+    medium.sock = RefusedOnce(real)
+    peer = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    peer.bind(("127.0.0.1", 0))
+    try:
+        peer.sendto(frame_msg("7:1"), ("127.0.0.1", medium.port))
+        medium.pump(0.5)
+        assert medium.sock.raised
+        assert ear.heard == [(76, ADDR, b"\x01\x02")]
+    finally:
+        peer.close()
+        real.close()
