@@ -114,3 +114,159 @@ def test_script_tap_hold_must_be_positive():
                            match=r"^t\.txt:2: tap: hold .*at least 1 ms"):
             device.Script.parse("at 5\n" + bad, "t.txt")
     assert device.Script.parse("tap place 1").events == [(0, "tap", "place", 1)]
+
+
+def test_a_device_without_flash_dir_gets_a_fresh_flash(tmp_path, monkeypatch):
+    """No flash dir given: an empty one of its own, never the caller's
+    working directory (where an old game would be found, or the new one
+    left), and the firmware runs in it; the caller's directory is its own
+    again after the run."""
+    import os
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "gomoku.sav").write_bytes(b"not this one")
+    seen = []
+
+    def main():
+        seen.append((os.getcwd(), sorted(os.listdir("."))))
+        open("gomoku.cfg", "wb").close()
+    devs = [device.Device(board_sim, lcd=False, gyro=False, radio=False)
+            for _ in range(2)]
+    for dev in devs:
+        dev.run(main=main)
+        assert os.getcwd() == str(tmp_path)
+    assert [s[1] for s in seen] == [[], []]
+    assert len({os.path.realpath(s[0]) for s in seen}) == 2
+    assert os.path.realpath(str(tmp_path)) not in (
+        os.path.realpath(s[0]) for s in seen)
+    assert sorted(os.listdir(tmp_path)) == ["gomoku.sav"]
+
+
+def test_every_sleep_but_sleep_us_is_a_poll_of_the_buttons(tmp_path):
+    """`sleeps` counts the firmware's sleep_ms and time.sleep calls (the
+    times it can have polled its buttons, which wall-clock taps wait for);
+    a bus delay in sleep_us is none."""
+    import time
+
+    def main():
+        for _ in range(3):
+            time.sleep(0.01)
+        for _ in range(2):
+            time.sleep_ms(10)
+        time.sleep_us(50)
+    dev = device.Device(board_sim, str(tmp_path), lcd=False, gyro=False,
+                        radio=False)
+    dev.run(main=main)
+    assert dev.sleeps == 5
+
+
+def test_udp_medium_made_before_the_device_still_serves_its_peer(tmp_path):
+    """The front end opens the UDP medium, then builds the Device, which
+    resets the clock (and so its hooks): a peer's frame must still be
+    answered as this device's clock moves, though it sends nothing."""
+    import json
+    import socket
+    import sim_clock
+    from host_sim import radio_medium
+    medium = radio_medium.UdpMedium(0, [])
+    peer = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    peer.bind(("127.0.0.1", 0))
+    peer.settimeout(2)
+    try:
+        device.Device(board_sim, str(tmp_path), medium=medium, lcd=False,
+                      gyro=False)
+        frame = {"k": "f", "id": "7:1", "ch": 76, "rate": 1000000,
+                 "addr": "e7e7e7e7e7", "p": "01", "pid": 0, "noack": False,
+                 "dpl": True, "crc": 2, "air": 100}
+        peer.sendto(json.dumps(frame).encode(), ("127.0.0.1", medium.port))
+        for _ in range(20):
+            sim_clock.advance_us(1000)
+        reply = json.loads(peer.recv(4096).decode())
+        assert reply == {"k": "a", "id": "7:1", "ack": None}    # not heard
+    finally:
+        peer.close()
+        medium.sock.close()
+
+
+def test_a_failed_event_stops_the_run_there_and_the_next_run_is_clean(
+        tmp_path):
+    """An event that fails ends the run at its time (the events after it
+    do not happen); the next run of the device starts without it."""
+    import pytest
+    import time
+    import sim_clock
+    ticks = []
+
+    def main():
+        while True:
+            ticks.append(sim_clock.now_us() // 1000)
+            time.sleep_ms(10)
+    dev = device.Device(board_sim, str(tmp_path), lcd=True, gyro=False,
+                        radio=False)
+    with pytest.raises(device.ScriptError, match="shot .* failed"):
+        dev.run(device.Script.parse(
+            "at 100\nshot %s/none/x.png\nat 300\nshot ok.png\nat 2000\n"
+            % tmp_path), shots_dir=str(tmp_path), main=main)
+    assert dev.shots == [] and max(ticks) <= 110
+    assert dev.run(until_ms=500, main=main) == 500
+    assert dev.run(device.Script.parse("at 900\nwait 100"), until_ms=700,
+                   main=main) == 700
+
+
+def test_let_go_counts_the_hold_from_the_press(tmp_path):
+    """A key held long (key-down, then key-up much later) is released at
+    its key-up once the firmware has polled it; and a release in between
+    (a script's `release`) cancels the pending let-go, so it cannot cut
+    short the next press of that button."""
+    import sim_clock
+    dev = device.Device(board_sim, str(tmp_path), lcd=False, gyro=False,
+                        radio=False)
+
+    def poll(ms):
+        sim_clock.advance_us(ms * 1000)
+        for _ in range(dev.TAP_SLEEPS):
+            dev._slept()
+    dev.press("place")
+    poll(300)                           # held 300 ms, polled meanwhile
+    dev.let_go("place")
+    assert not dev.buttons.is_pressed("place")
+    dev.press("back")
+    dev.let_go("back")                  # due in 80 ms and 3 polls
+    dev.release("back")
+    dev.press("back")                   # held again, no let-go yet
+    poll(300)
+    assert dev.buttons.is_pressed("back")
+
+
+def test_reset_boots_main_py_afresh(tmp_path):
+    """After machine.reset() the firmware's modules are imported again,
+    as on a board (nothing a module set up before survives), while the
+    board description stays the one the device was built with."""
+    import sys
+    import sim_clock
+    before = {}
+
+    def note():
+        before.update((n, m) for n, m in sys.modules.items()
+                      if n in ("main", "board"))
+    dev = device.Device(board_sim, str(tmp_path))
+    sim_clock.call_at(500000, note)
+    dev.run(device.Script.parse("at 600\nreset\nat 1500\n"))
+    assert dev.resets == 1 and set(before) == {"main", "board"}
+    assert sys.modules["main"] is not before["main"]
+    assert sys.modules["board"] is before["board"] is board_sim
+
+
+def test_hand_turns_no_faster_than_a_hand(tmp_path):
+    """However far the target, the hand turns at most MAX_DPS: 60 degrees
+    away, it is about 12 degrees there after 0.1 s, and the gyroscope
+    never reads a faster turn."""
+    import sim_clock
+    dev = device.Device(board_sim, str(tmp_path), lcd=False, radio=False)
+    hand = dev.hand()
+    hand.hold(60, -60)
+    rates = []
+    for _ in range(20):
+        sim_clock.advance_us(5000)
+        rates.append(hand._rates)
+    assert 11 <= hand.angle[0] <= 12 and -12 <= hand.angle[1] <= -11
+    assert max(abs(r) for pair in rates for r in pair) == hand.MAX_DPS
