@@ -1,10 +1,13 @@
 """host_sim.device running firmware code as MicroPython would: time.sleep
 on the simulated clock, machine.reset() that firmware cannot catch."""
+import os
+
 import host_sim
 
 host_sim.install()
 from host_sim import device  # noqa: E402
 import board_sim  # noqa: E402
+import board_esp32_ili9341  # noqa: E402
 
 
 def test_time_sleep_moves_the_simulated_clock(tmp_path, monkeypatch):
@@ -270,3 +273,113 @@ def test_hand_turns_no_faster_than_a_hand(tmp_path):
         rates.append(hand._rates)
     assert 11 <= hand.angle[0] <= 12 and -12 <= hand.angle[1] <= -11
     assert max(abs(r) for pair in rates for r in pair) == hand.MAX_DPS
+
+
+def test_a_busy_wait_on_sleep_us_still_ends_the_run(tmp_path):
+    """Firmware waiting in a sleep_us loop (the radio driver's short
+    waits) is stopped there at the run's end, as in any other sleep."""
+    import time
+
+    def main():
+        for _ in range(10000):          # 1 s at most
+            time.sleep_us(100)
+    dev = device.Device(board_sim, str(tmp_path), lcd=False, gyro=False,
+                        radio=False)
+    assert dev.run(until_ms=50, main=main) == 50
+
+
+def test_hand_reaches_its_target_in_long_and_in_tiny_steps(tmp_path):
+    """The clock moves in long jumps (a firmware sleeping 200 ms) and in
+    tiny ones (bus transfers of a few us): the hand neither overshoots
+    its target in a long step nor stands still under many tiny ones."""
+    import sim_clock
+    dev = device.Device(board_sim, str(tmp_path), lcd=False, radio=False)
+    hand = dev.hand()
+    hand.hold(20, -5)
+    sim_clock.advance_us(200000)
+    assert hand.angle == [20, -5]
+    hand.hold(0, 0)
+    for _ in range(4000):               # 1 s in 250 us steps
+        sim_clock.advance_us(250)
+    assert abs(hand.angle[0]) < 0.1 and abs(hand.angle[1]) < 0.1
+
+
+def test_script_release_of_an_unknown_button_is_refused_before_the_run(
+        tmp_path):
+    import pytest
+    dev = device.Device(board_sim, str(tmp_path), lcd=False, gyro=False,
+                        radio=False)
+    with pytest.raises(device.ScriptError,
+                       match=r"^s\.txt:2: at 700 ms: no button named 'fire'"):
+        dev.schedule(device.Script.parse("at 700\nrelease fire\n", "s.txt"))
+
+
+def test_shots_dir_stays_for_the_next_run(tmp_path):
+    """A front end's later runs (after a reset, or a run resumed) put
+    their screenshots where the first run was told, not in the cwd."""
+    shots = tmp_path / "shots"
+    shots.mkdir()
+    dev = device.Device(board_sim, str(tmp_path / "flash"))
+    dev.run(device.Script.parse("at 100\nshot a.png\n"), shots_dir=str(shots))
+    dev.run(device.Script.parse("at 200\nshot b.png\n"))
+    assert sorted(os.listdir(shots)) == ["a.png", "b.png"]
+
+
+def test_wall_clock_taps_typed_together_are_apart_long_enough(tmp_path):
+    """However fast the firmware polls, two taps typed together are
+    pressed at least _TAP_GAP_MS apart on the (real) clock: a key let up
+    for 3 quick polls only would be lost to the firmware's debounce."""
+    import time
+    import sim_clock
+    dev = device.Device(board_sim, str(tmp_path), lcd=False, gyro=False,
+                        radio=False)
+    sim_clock.set_real(True)
+    try:
+        dev.tap("place", 10)
+        dev.tap("place", 10)
+        changes = []
+        end = time.monotonic() + 2
+        while time.monotonic() < end and len(changes) < 4:
+            time.sleep(0.001)           # a firmware polling every ms
+            level = dev.buttons.is_pressed("place")
+            if not changes or changes[-1][0] != level:
+                changes.append((level, sim_clock.now_us()))
+            dev._slept()
+    finally:
+        sim_clock.set_real(False)
+    assert [c[0] for c in changes] == [True, False, True, False]
+    assert changes[2][1] - changes[1][1] >= dev._TAP_GAP_MS * 1000
+
+
+def test_the_player_sees_the_same_picture_however_the_glass_is_mounted(
+        tmp_path):
+    """A board whose LCD is mounted turned (rotation 90 or 270: the glass
+    on its side, its native width the picture's height) shows the player
+    the same upright picture: the firmware turns the drawing, the model
+    mounts the glass as the board says."""
+    import types
+    pictures = []
+    for rotation in (90, 270):
+        board = types.SimpleNamespace(**{
+            k: v for k, v in vars(board_esp32_ili9341).items()
+            if not k.startswith("__")})
+        board.LCD = dict(board.LCD, rotation=rotation)
+        dev = device.Device(board, str(tmp_path / str(rotation)))
+        dev.run(until_ms=1500)
+        im = device.frame_image(dev.lcd)
+        assert im.size == (320, 240), rotation
+        pictures.append(im.tobytes())
+    assert pictures[0] == pictures[1]
+    assert len(set(pictures[0])) > 1           # the menu, not a blank
+
+
+def test_a_dark_screen_is_black_whatever_its_memory_holds(tmp_path):
+    """Backlight off (the firmware's power saving): the picture is black
+    though the frame memory still holds the menu."""
+    import machine
+    dev = device.Device(board_sim, str(tmp_path))
+    dev.run(until_ms=1500)
+    assert len(set(dev.frame_rgb())) > 1
+    machine.Pin(board_sim.LCD["bl"], machine.Pin.OUT, value=0)
+    assert set(dev.frame_rgb()) == {0}
+    assert set(device.frame_image(dev.lcd).tobytes()) == {0}
