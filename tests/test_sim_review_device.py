@@ -383,3 +383,46 @@ def test_a_dark_screen_is_black_whatever_its_memory_holds(tmp_path):
     machine.Pin(board_sim.LCD["bl"], machine.Pin.OUT, value=0)
     assert set(dev.frame_rgb()) == {0}
     assert set(device.frame_image(dev.lcd).tobytes()) == {0}
+
+
+def test_script_words_any_case_and_no_negative_time():
+    import pytest
+    s = device.Script.parse("AT 5\nTap place\nWAIT 10\nRelease place")
+    assert s.events == [(5, "tap", "place"), (15, "release", "place")]
+    for bad in ("at -1", "wait -1"):
+        with pytest.raises(device.ScriptError, match="negative time"):
+            device.Script.parse(bad)
+
+
+def test_scripted_events_happen_at_their_millisecond(tmp_path):
+    import sim_clock
+    dev = device.Device(board_sim, str(tmp_path), lcd=False, radio=False)
+    dev.schedule(device.Script.parse("at 100\npress place\n"))
+    sim_clock.advance_us(99999)
+    assert not dev.buttons.is_pressed("place")
+    sim_clock.advance_us(1)
+    assert dev.buttons.is_pressed("place")
+
+
+def test_a_device_radio_is_on_the_air_of_its_own_medium(tmp_path):
+    """No medium given: the radio is on a Medium of its own (the firmware
+    sends into the air, nothing answers), not on none at all."""
+    from host_sim import radio_medium
+    dev = device.Device(board_sim, str(tmp_path), lcd=False, gyro=False)
+    assert isinstance(dev.medium, radio_medium.Medium)
+    assert dev.medium.radios == [dev.radio] and dev.radio.medium is dev.medium
+
+
+def test_scripted_leans_turn_one_hand(tmp_path):
+    """`lean 20 0` then `lean 0 0`: the device is turned to 20 degrees and
+    back level by the same hand (a second hand, still holding the first
+    target, would keep it tilted)."""
+    import sim_clock
+    dev = device.Device(board_sim, str(tmp_path), lcd=False, radio=False)
+    dev.schedule(device.Script.parse("lean 20 0\nat 600\nlean 0 0\n"))
+    angles = []
+    for _ in range(300):
+        sim_clock.advance_us(5000)
+        angles.append(dev.tilt_source.angles()[0])
+    assert dev.hand() is dev.hand()
+    assert abs(angles[110] - 20) < 0.5 and abs(angles[-1]) < 0.5
