@@ -60,9 +60,7 @@ def test_foreign_datagrams_are_dropped_and_peers_still_heard():
     medium = radio_medium.UdpMedium(0, [])
     ear = Ear()
     medium.radios.append(ear)
-    peer = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    peer.bind(("127.0.0.1", 0))
-    peer.settimeout(2)
+    peer = peer_socket()
     try:
         # on the loopback only: no other machine can send to it
         assert medium.sock.getsockname()[0] == "127.0.0.1"
@@ -93,33 +91,59 @@ class Sender:
         self.times.append(sim_clock.now_us())
 
 
+def peer_socket(timeout=2.0):
+    """A peer simulator's port on the loopback (the OS picks it)."""
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    s.bind(("127.0.0.1", 0))
+    s.settimeout(timeout)
+    return s
+
+
+def outgoing(payload=b"\x01", pid=1, t0=0, sender=None):
+    """A frame from a radio of this process, on air from t0 for 100 us."""
+    f = Frame(76, 1000000, ADDR, payload, pid, False, True, 2)
+    f.t0, f.t_end = t0, t0 + 100
+    f.sender = sender or Sender()
+    return f
+
+
+def answer_next(peer, medium, ack=""):
+    """The peer's answer to the medium's next frame, waiting on its port
+    before the frame is sent; the frame's id."""
+    fid = "%d:%d" % (medium.port, medium._next_id + 1)
+    peer.sendto(json.dumps({"k": "a", "id": fid, "ack": ack}).encode(),
+                ("127.0.0.1", medium.port))
+    return fid
+
+
+def count_pumps(medium):
+    """The timeouts of the medium's pumps from now on, in a list."""
+    pumps = []
+    pump = medium.pump
+
+    def counted(timeout=0.0):
+        pumps.append(timeout)
+        return pump(timeout)
+    medium.pump = counted
+    return pumps
+
+
 def test_every_peer_answer_counts_and_an_ack_is_not_overwritten():
     """Two peers answer one frame, the one that heard it first: its ACK
     must reach the sender even when the other's 'not for me' comes in the
     same pump, and the sender stops waiting once both have answered."""
     sim_clock.reset()
-    b = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    c = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    b.bind(("127.0.0.1", 0))
-    c.bind(("127.0.0.1", 0))
+    b, c = peer_socket(), peer_socket()
     medium = radio_medium.UdpMedium(0, [b.getsockname()[1],
                                         c.getsockname()[1]], wait_s=1.0)
     try:
-        f = Frame(76, 1000000, ADDR, b"\x01", 1, False, True, 2)
-        f.t0, f.t_end = 0, 100
-        f.sender = Sender()
+        f = outgoing()
         fid = "%d:%d" % (medium.port, medium._next_id + 1)
         # both answers are waiting on the port when the sender listens
         for data in (b'{"k": "a", "id": "%s", "ack": ""}' % fid.encode(),
                      b'{"k": "a", "id": "%s", "ack": null}' % fid.encode()):
             b.sendto(data, ("127.0.0.1", medium.port))
-        pumps = []
-        pump = medium.pump
-
-        def counted(timeout=0.0):
-            pumps.append(timeout)
-            return pump(timeout)
-        medium.pump = counted
+        pumps = count_pumps(medium)
         medium._send_remote(f)
         # both answers were read in the first pump: it did not go on
         # pumping for a third until wait_s ran out
@@ -145,9 +169,7 @@ def test_every_frame_an_nrf24l01_can_send_is_heard(tmp_path):
     medium.radios.append(ear)
     sniffed = []
     medium.listeners.append(lambda f: sniffed.append((f.t0, f.t_end)))
-    peer = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    peer.bind(("127.0.0.1", 0))
-    peer.settimeout(2)
+    peer = peer_socket()
     limits = [{"ch": 0}, {"ch": 127}, {"rate": 250000}, {"rate": 2000000},
               {"addr": "e7e7e7"}, {"addr": "e7e7e7e7"}, {"p": ""},
               {"p": "ab" * 32}, {"pid": 0}, {"pid": 3}, {"crc": 0},
@@ -176,18 +198,13 @@ def test_the_first_ack_reaches_the_sender_once_after_its_air_time():
     longer the chip allows, 32 bytes): the sender takes the first, once,
     when it has been on air after the receiver's turnaround."""
     sim_clock.reset()
-    b = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    b.bind(("127.0.0.1", 0))
+    b = peer_socket()
     medium = radio_medium.UdpMedium(0, [b.getsockname()[1]], wait_s=1.0)
     try:
-        f = Frame(76, 1000000, ADDR, b"\x01", 1, False, True, 2)
-        f.t0, f.t_end = 0, 100
-        f.sender = Sender()
-        fid = "%d:%d" % (medium.port, medium._next_id + 1)
+        f = outgoing()
         first, second = "5a" * 32, "77"
         for ack in (first, second):
-            b.sendto(json.dumps({"k": "a", "id": fid, "ack": ack}).encode(),
-                     ("127.0.0.1", medium.port))
+            answer_next(b, medium, ack)
         medium._send_remote(f)
         sim_clock.advance_us(5000)
         assert f.sender.acks == [bytes.fromhex(first)]
@@ -202,14 +219,10 @@ def test_an_injected_frame_acknowledged_by_a_peer():
     """inject() is a transmitter with no radio model behind it: a peer's
     ACK for its frame has nobody to go to, and is no error."""
     sim_clock.reset()
-    b = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    b.bind(("127.0.0.1", 0))
-    b.settimeout(2)
+    b = peer_socket()
     medium = radio_medium.UdpMedium(0, [b.getsockname()[1]], wait_s=1.0)
     try:
-        fid = "%d:%d" % (medium.port, medium._next_id + 1)
-        b.sendto(json.dumps({"k": "a", "id": fid, "ack": ""}).encode(),
-                 ("127.0.0.1", medium.port))
+        fid = answer_next(b, medium)
         medium.inject(76, ADDR, b"\x01", rate=1000000)
         sim_clock.advance_us(5000)
         got = json.loads(b.recv(4096).decode())
@@ -222,9 +235,7 @@ def test_an_injected_frame_acknowledged_by_a_peer():
 
 def test_out_of_range_nothing_goes_to_the_peers():
     sim_clock.reset()
-    b = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    b.bind(("127.0.0.1", 0))
-    b.settimeout(0.5)
+    b = peer_socket(0.5)
     medium = radio_medium.UdpMedium(0, [b.getsockname()[1]], wait_s=0.01)
     try:
         for enabled in (False, True):
@@ -243,9 +254,7 @@ def test_loss_applies_to_the_frame_and_to_the_ack():
     ACKs on the way back, each drawn on its own: fewer ACKs come back
     than frames arrive, and fewer frames arrive than were sent."""
     sim_clock.reset()
-    b = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    b.bind(("127.0.0.1", 0))
-    b.setblocking(False)
+    b = peer_socket(0)                  # non-blocking
     medium = radio_medium.UdpMedium(0, [b.getsockname()[1]], wait_s=1.0,
                                     loss=0.5, seed=5)
     sender = Sender()
@@ -253,13 +262,8 @@ def test_loss_applies_to_the_frame_and_to_the_ack():
     try:
         for n in range(sent):
             # the peer's answer waits on the port (used if the frame goes)
-            fid = "%d:%d" % (medium.port, medium._next_id + 1)
-            b.sendto(json.dumps({"k": "a", "id": fid, "ack": ""}).encode(),
-                     ("127.0.0.1", medium.port))
-            f = Frame(76, 1000000, ADDR, bytes([n]), n % 4, False, True, 2)
-            f.t0, f.t_end = 1000 * n, 1000 * n + 100
-            f.sender = sender
-            medium._send_remote(f)
+            answer_next(b, medium)
+            medium._send_remote(outgoing(bytes([n]), n % 4, 1000 * n, sender))
         sim_clock.advance_us(sent * 1000 + 5000)
         arrived = 0
         while True:
@@ -280,27 +284,14 @@ def test_sender_waits_only_for_the_peers_a_frame_went_to():
     """With one of two peers' copies lost, the one answer that can come
     ends the wait: the sender does not pump on until wait_s runs out."""
     sim_clock.reset()
-    b = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    c = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    b.bind(("127.0.0.1", 0))
-    c.bind(("127.0.0.1", 0))
+    b, c = peer_socket(), peer_socket()
     medium = radio_medium.UdpMedium(0, [b.getsockname()[1],
                                         c.getsockname()[1]], wait_s=1.0,
                                     loss=0.5, seed=1)
     try:
-        f = Frame(76, 1000000, ADDR, b"\x01", 1, False, True, 2)
-        f.t0, f.t_end = 0, 100
-        f.sender = Sender()
-        fid = "%d:%d" % (medium.port, medium._next_id + 1)
-        c.sendto(json.dumps({"k": "a", "id": fid, "ack": ""}).encode(),
-                 ("127.0.0.1", medium.port))
-        pumps = []
-        pump = medium.pump
-
-        def counted(timeout=0.0):
-            pumps.append(timeout)
-            return pump(timeout)
-        medium.pump = counted
+        f = outgoing()
+        answer_next(c, medium)
+        pumps = count_pumps(medium)
         medium._send_remote(f)
         assert medium.stats["lost"] == 1            # the copy to b (seed 1)
         assert len(pumps) == 1, len(pumps)
@@ -341,8 +332,7 @@ def test_a_peer_gone_does_not_stop_the_medium():
     medium.radios.append(ear)
     real = medium.sock
     medium.sock = RefusedOnce(real)
-    peer = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    peer.bind(("127.0.0.1", 0))
+    peer = peer_socket()
     try:
         peer.sendto(frame_msg("7:1"), ("127.0.0.1", medium.port))
         medium.pump(0.5)
