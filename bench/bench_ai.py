@@ -14,6 +14,7 @@ sys.path.insert(0, str(ROOT / "tools"))
 sys.path.insert(0, str(ROOT / "firmware" / "engine"))
 
 import arena  # noqa: E402
+from budget import target  # noqa: E402
 
 PY = sys.executable
 TOP = 2                 # the handheld's top level
@@ -34,7 +35,7 @@ def match(a, b, games, label_a, label_b, budget, timeout=60):
           " [%s: median %.1f ms, max %.1f ms a move on CPython; %.0f s]" % (
               label_a, label_b, 100 * res.score(0), res.wins(0), res.wins(1), res.draws(),
               len(res.games), won_b, black, res.wins(0) - won_b, len(res.games) - black,
-              budget, "ok" if 100 * res.score(0) >= budget else "MISSED",
+              budget, target(100 * res.score(0) >= budget),
               label_a, st["median"] * 1000, st["max"] * 1000,
               time.monotonic() - t0), flush=True)
     faults = [r.reason for r in res.games if "five" not in r.reason and r.reason != "draw"]

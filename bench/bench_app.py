@@ -20,6 +20,7 @@ import host_sim  # noqa: E402
 host_sim.install()
 import sim_clock  # noqa: E402
 import upy  # noqa: E402
+from budget import verdict  # noqa: E402
 import board_sim  # noqa: E402
 import board_view as bv  # noqa: E402
 from app_script import Rig, Script, layout, plan_lost_game, stone_point  # noqa: E402
@@ -94,7 +95,8 @@ def heap(level=1):
     assert res["used"] == list(LEVEL_MODULES[level]), res     # the AI played at `level`
     peak, code = res["peak"], res["code"]
     print("app heap on the unix port, full game vs AI level %d (%d moves) + rematch: "
-          "peak %.1f KB total (budget: <= 64 KB)" % (level, len(moves), peak / 1024))
+          "peak %.1f KB total (budget: <= 64 KB) %s"
+          % (level, len(moves), peak / 1024, verdict(peak <= 64 * 1024)))
     print("app heap at AI level %d: loaded code %.1f KB, working set beyond it %.1f KB"
           % (level, code / 1024, (peak - code) / 1024))
 
@@ -139,9 +141,9 @@ def spi_and_latency():
     b = rig.bytes_at
     step = max(b["c1"] - b["c0"], b["c2"] - b["c1"], b["c3"] - b["p1"])
     stone = max(b["p1"] - b["c2"], b["p2"] - b["c3"])
-    print("SPI bytes per cursor step: %d (budget: <= 2048)" % step)
+    print("SPI bytes per cursor step: %d (budget: <= 2048) %s" % (step, verdict(step <= 2048)))
     print("SPI bytes per placed stone (stone, last-move mark, status, "
-          "cursor): %d (budget: <= 2048)" % stone)
+          "cursor): %d (budget: <= 2048) %s" % (stone, verdict(stone <= 2048)))
     print("SPI time per placed stone at %d MHz: %.2f ms"
           % (SPI_HZ // 1000000, stone * 8 * 1000 / SPI_HZ))
     if seen:

@@ -18,10 +18,7 @@ import engine_match  # noqa: E402
 import gomoku  # noqa: E402
 import renju  # noqa: E402
 import upy  # noqa: E402
-
-
-def verdict(ok):
-    return "ok" if ok else "OVER BUDGET"
+from budget import target, verdict  # noqa: E402
 
 
 def memory():
@@ -57,7 +54,7 @@ def strength(games):
     wins, n, lost = engine_match.match(range(1, games // 2 + 1))
     pct = 100.0 * wins / n
     print("level 1 vs seed 000 scorer: %d/%d games won = %.1f%% (budget >= 95%%) %s"
-          % (wins, n, pct, "ok" if pct >= 95 else "MISSED"))
+          % (wins, n, pct, target(pct >= 95)))
     for seed, colour, winner, moves in lost:
         print("  lost: opening %d, level 1 %s, winner %d after %d moves"
               % (seed, colour, winner, moves))

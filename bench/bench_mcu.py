@@ -12,14 +12,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))
 import mcu  # noqa: E402
+from budget import verdict  # noqa: E402
 
 GAMES = [(0, 1), (0, 2), (1, 3), (4, 4), (4, 5)]     # (rule, opening seed)
 MARGIN_GAMES = [(0, 1), (4, 4)]   # how far from failing: heap and C stack
 FLASH = 15100          # bytes the micro:bit's file system took in a fill test
-
-
-def verdict(ok):
-    return "ok" if ok else "OVER BUDGET"
 
 
 def main(argv):

@@ -18,16 +18,13 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "tools"), str(ROOT / "firmware" / "engine")]
 import mcu  # noqa: E402
 import mcu_firmware  # noqa: E402
+from budget import verdict  # noqa: E402
 
 
 GAMES = [(rule, seed) for rule in (0, 1, 4) for seed in (1, 2, 3, 4)]
 LEVEL1_GAMES = [(0, 1), (4, 4)]
 BUDGET_MS = 10000       # level 2 median (issue 3: ~1 s on an RP2040 at 8x the clock)
 RULES = {0: "freestyle", 1: "standard", 4: "renju"}
-
-
-def verdict(ok):
-    return "ok" if ok else "OVER BUDGET"
 
 
 def flash_line():

@@ -7,6 +7,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import host_sim.match as H  # noqa: E402
+from budget import verdict  # noqa: E402
 
 BUDGET = {0.0: (50, 250), 0.3: (100, 1000)}
 
@@ -30,13 +31,14 @@ def main():
         med = lat[len(lat) // 2]
         p95 = lat[min(len(lat) - 1, int(len(lat) * 0.95))]
         bmed, bp95 = BUDGET[loss]
+        ok = med <= bmed and p95 <= bp95
         print("radio move latency at %d%% loss: median %d ms, p95 %d ms over "
-              "%d moves (budget: median <= %d, p95 <= %d)"
-              % (loss * 100, med, p95, moves, bmed, bp95))
+              "%d moves (budget: median <= %d, p95 <= %d) %s"
+              % (loss * 100, med, p95, moves, bmed, bp95, verdict(ok)))
         print("radio packets on air per move at %d%% loss: %.1f (+ %.1f ESB "
               "ACKs; includes retransmissions and 300 ms status beacons)"
               % (loss * 100, frames / moves, acks / moves))
-        bad += med > bmed or p95 > bp95
+        bad += not ok
     return 1 if bad else 0
 
 

@@ -17,6 +17,7 @@ host_sim.install()
 import machine  # noqa: E402
 import sim_clock  # noqa: E402
 import upy  # noqa: E402
+from budget import verdict  # noqa: E402
 
 import l3g4200d  # noqa: E402
 import l3g4200d_model  # noqa: E402
@@ -124,9 +125,9 @@ def main():
     ]
     for label, n, us in rows:
         load = us * POLL_HZ / 10000
-        print("%s at %d kHz: %d bytes on the wire, %d us (budget: <= 500 us);"
+        print("%s at %d kHz: %d bytes on the wire, %d us (budget: <= 500 us) %s;"
               " bus load at a %d Hz poll %.1f%%"
-              % (label, FREQ // 1000, n, us, POLL_HZ, load))
+              % (label, FREQ // 1000, n, us, verdict(us <= 500), POLL_HZ, load))
     inits = [
         measure("L3G4200D init", lambda cap: None,
                 lambda d: l3g_setup(None)),
@@ -143,12 +144,10 @@ def main():
     out = upy.run(UNIX_CODE, heapsize="256k", shims=True,
                   extra_path=[ROOT / "host_sim" / "chips", ROOT / "tests"])
     got = dict(line.split() for line in out.splitlines() if line.strip())
-    print("heap per L3G4200D read_rates on the unix port: %s bytes "
-          "(budget: 0)" % got["l3g"])
-    print("heap per MPU6050 read_all on the unix port: %s bytes (budget: 0)"
-          % got["mpu"])
-    print("heap per Buttons.poll (5 buttons) on the unix port: %s bytes "
-          "(budget: 0)" % got["btn"])
+    for label, key in (("L3G4200D read_rates", "l3g"), ("MPU6050 read_all", "mpu"),
+                       ("Buttons.poll (5 buttons)", "btn")):
+        print("heap per %s on the unix port: %s bytes (budget: 0) %s"
+              % (label, got[key], verdict(float(got[key]) == 0)))
 
 
 if __name__ == "__main__":

@@ -149,10 +149,10 @@ def test_radio_median_p95_and_budget(monkeypatch, capsys):
     assert _radio(monkeypatch, ok) == 0
     out = lines(capsys)
     assert out[0] == ("radio move latency at 0% loss: median 11 ms, p95 20 ms over 20 moves"
-                      " (budget: median <= 50, p95 <= 250)")
+                      " (budget: median <= 50, p95 <= 250) ok")
     assert out[1].startswith("radio packets on air per move at 0% loss: 2.0 (+ 1.0 ESB ACKs;")
     assert out[2] == ("radio move latency at 30% loss: median 100 ms, p95 1000 ms over 20 moves"
-                      " (budget: median <= 100, p95 <= 1000)")
+                      " (budget: median <= 100, p95 <= 1000) ok")
 
 
 @pytest.mark.parametrize("loss, lat", [
@@ -165,6 +165,7 @@ def test_radio_over_budget_fails(monkeypatch, capsys, loss, lat):
     latency = {0.0: [1] * 20, 0.3: [1] * 20}
     latency[loss] = lat
     assert _radio(monkeypatch, latency) == 1
+    assert lines(capsys)[0 if loss == 0.0 else 2].endswith(") OVER BUDGET")
 
 
 @pytest.mark.parametrize("finished, divergences", [(False, ()), (True, [(4, "board")])])
@@ -532,11 +533,17 @@ def test_app_spi_figures_are_the_largest_step_and_stone(monkeypatch, capsys):
     monkeypatch.setattr(bench_app.sim_clock, "add_hook", lambda fn: None)
     bench_app.spi_and_latency()
     out = lines(capsys)
-    assert out[0] == "SPI bytes per cursor step: 300 (budget: <= 2048)"
-    assert out[1].endswith("cursor): 1200 (budget: <= 2048)")
+    assert out[0] == "SPI bytes per cursor step: 300 (budget: <= 2048) ok"
+    assert out[1].endswith("cursor): 1200 (budget: <= 2048) ok")
     hz = bench_app.SPI_HZ
     assert out[2] == "SPI time per placed stone at %d MHz: %.2f ms" % (
         hz // 1000000, 1200 * 8 * 1000 / hz)
+    # a step of exactly 2048 bytes is within budget, a stone of 2049 is not
+    Rig.bytes_at = {"c0": 0, "c1": 2048, "c2": 2048, "p1": 4097, "c3": 4097, "p2": 4197}
+    bench_app.spi_and_latency()
+    out = lines(capsys)
+    assert out[0] == "SPI bytes per cursor step: 2048 (budget: <= 2048) ok"
+    assert out[1].endswith("cursor): 2049 (budget: <= 2048) OVER BUDGET")
 
 
 # -- bench_sensors: bytes on the wire, the heap lines ---------------------------------
@@ -552,15 +559,29 @@ def test_wire_bytes_count_an_address_byte_per_start():
 def test_sensors_heap_lines_name_their_own_figures(monkeypatch, capsys):
     bench_sensors = bench("bench_sensors")
     monkeypatch.setattr(bench_sensors.upy, "run",
-                        lambda code, **kw: "l3g 1.5\nmpu 2.5\nbtn 3.5\n")
+                        lambda code, **kw: "l3g 1.5\nmpu 0.0\nbtn 3.5\n")
     try:
         bench_sensors.main()
     finally:
         bench_sensors.machine.forget_all()
     out = lines(capsys)[-3:]
-    assert out == ["heap per L3G4200D read_rates on the unix port: 1.5 bytes (budget: 0)",
-                   "heap per MPU6050 read_all on the unix port: 2.5 bytes (budget: 0)",
-                   "heap per Buttons.poll (5 buttons) on the unix port: 3.5 bytes (budget: 0)"]
+    assert out == [
+        "heap per L3G4200D read_rates on the unix port: 1.5 bytes (budget: 0) OVER BUDGET",
+        "heap per MPU6050 read_all on the unix port: 0.0 bytes (budget: 0) ok",
+        "heap per Buttons.poll (5 buttons) on the unix port: 3.5 bytes (budget: 0) OVER BUDGET"]
+
+
+def test_sensors_read_time_verdict_is_ok_up_to_500_us(monkeypatch, capsys):
+    bench_sensors = bench("bench_sensors")
+    times = iter([500, 501, 200, 1000, 1000, 1000])     # three reads, three inits
+    monkeypatch.setattr(bench_sensors, "measure",
+                        lambda label, setup, call: (label, 9, next(times)))
+    monkeypatch.setattr(bench_sensors.upy, "run",
+                        lambda code, **kw: "l3g 0.0\nmpu 0.0\nbtn 0.0\n")
+    bench_sensors.main()
+    out = lines(capsys)
+    assert [ln.split("us (budget: <= 500 us) ")[1].split(";")[0] for ln in out[:3]] \
+        == ["ok", "OVER BUDGET", "ok"]
 
 
 # -- tools/quickmatch.py's tally ----------------------------------------------------

@@ -23,7 +23,7 @@ def numbers(pattern, out):
 
 def check_sensors(out):
     # bus load at a 50 Hz poll: the read's time 50 times a second
-    for us, load in numbers(r", (\d+) us \(budget: <= 500 us\); bus load at a 50 Hz poll "
+    for us, load in numbers(r", (\d+) us \(budget: <= 500 us\) ok; bus load at a 50 Hz poll "
                             r"([\d.]+)%", out):
         assert load == pytest.approx(us * 50 / 1e6 * 100, abs=0.05)
 
@@ -65,6 +65,11 @@ def check_app(out):
     assert len(peaks) == len(parts) == 2
     for (peak,), (code, work) in zip(peaks, parts):
         assert code > 0 and work > 0 and code + work == pytest.approx(peak, abs=0.11)
+    # the verdict is the printed figure's against the printed budget
+    verdicts = re.findall(r"peak ([\d.]+) KB total \(budget: <= 64 KB\) (ok|OVER BUDGET)", out)
+    assert len(verdicts) == 2, out
+    for peak, word in verdicts:
+        assert word == ("ok" if float(peak) <= 64 else "OVER BUDGET")
 
 
 CHECKS = {"bench_sensors": check_sensors, "bench_display": check_display,
