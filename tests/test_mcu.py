@@ -212,6 +212,9 @@ def test_call_runs_at_top_level_and_resends_garbled_commands(mb):
     assert mb.retries == before + 4
     with pytest.raises(ValueError):
         mb.call("x" * 25)
+    with pytest.raises(ValueError):
+        mb.call("1\x04")                    # a control character would reach the REPL
+    assert mb.call("print(%s)" % ("1" * 17)) == "1" * 17 + "\n"    # 24 characters
 
 
 @pytest.mark.parametrize("tb,expr,garbled", [
@@ -229,13 +232,31 @@ def test_garbled_command_detection(tb, expr, garbled):
 
 
 def test_put_get_round_trip_of_awkward_text(mb):
-    text = ("".join(chr(c) for c in range(32, 127)) * 3 + "\n\t'\"\\\\n\r\n" * 20
+    text = ("".join(chr(c) for c in range(32, 128)) * 3 + "\n\t'\"\\\\n\r\n" * 20
             + "caf\u00e9 \u2603\n" + "x" * 300 + "end")
     mb.put("awk.txt", text)
     assert mb.get("awk.txt") == text
     assert "awk.txt" in mb.listdir()
     mb.remove("awk.txt")
     assert "awk.txt" not in mb.listdir()
+
+
+def test_a_put_leaves_the_heap_as_it_was(mb):
+    """input() keeps its last lines on the heap: put() pushes the file's out."""
+    mb.soft_reset()
+    before = mb.mem_free()
+    mb.put("lines.txt", "".join("%02d %s\n" % (i, "z" * 85) for i in range(12)))
+    assert before - mb.mem_free() < 128         # 12 lines of 88 bytes went through
+    mb.remove("lines.txt")
+
+
+def test_a_file_that_arrives_short_is_an_error(mb, monkeypatch):
+    real = mcu._file_lines
+    monkeypatch.setattr(mcu, "_file_lines", lambda text: real(text)[:-1])
+    with pytest.raises(mcu.LinkError, match="bytes on the board"):
+        mb.put("short.txt", "first line\nsecond line\n")
+    monkeypatch.undo()
+    mb.remove("short.txt")
 
 
 def test_a_big_python_file_arrives_intact_and_imports(mb):
@@ -272,6 +293,42 @@ def test_a_put_that_loses_bytes_starts_again(mb, monkeypatch):
     assert mb.eval("6 * 7") == 42
 
 
+def test_a_byte_lost_on_the_way_is_caught_by_the_echo(mb, monkeypatch):
+    """One byte of the code dropped (what the guest does when rushed): the
+    echo shows it and the command goes again, rather than running what
+    arrived (here still valid code, printing another number)."""
+    real = mb._write
+    lost = []
+
+    def lossy(data):
+        if b"12345" in data and not lost:
+            lost.append(data)
+            data = data.replace(b"5", b"", 1)
+        return real(data)
+
+    monkeypatch.setattr(mb, "_write", lossy)
+    before = mb.retries
+    assert mb.exec("print(123456789)", timeout=5) == "123456789\n"
+    assert lost and mb.retries == before + 1
+
+
+def test_a_call_whose_ctrl_d_is_lost_is_sent_again(mb, monkeypatch):
+    """No 'OK' comes: the half-typed command is cleared, then sent again."""
+    real = mb._write
+    lost = []
+
+    def lossy(data):
+        if data == b"print(6*7)\x04" and not lost:
+            lost.append(data)
+            data = data[:-1]
+        return real(data)
+
+    monkeypatch.setattr(mb, "_write", lossy)
+    before = mb.retries
+    assert mb.call("print(6*7)") == "42\n"
+    assert lost and mb.retries == before + 1
+
+
 def test_window_of_unechoed_bytes_is_safe_for_long_lines(mb):
     mb.soft_reset()
     line = "".join(chr(33 + (i * 7) % 90) for i in range(500)).replace("\\", "/")
@@ -303,6 +360,41 @@ def test_a_full_flash_is_a_clear_error(mb):
             raise AssertionError("%s; retries: %s" % (e, mb.retry_log)) from None
     assert "huge.txt" not in mb.listdir()
     assert mb.eval("1 + 1") == 2            # the link still works
+
+
+def test_a_command_that_runs_too_long_times_out():
+    """The board's timeout, or the one given to exec() or call(), ends the
+    wait for a command that runs on (each board then is given up)."""
+    loop = "for i in range(10**7):pass"
+    with mcu.MicroBit(timeout=0.5) as board:
+        with pytest.raises(mcu.LinkError, match="timeout"):
+            board.exec(loop)
+    with mcu.MicroBit() as board:
+        with pytest.raises(mcu.LinkError, match="timeout"):
+            board.exec(loop, timeout=0.5)
+    with mcu.MicroBit() as board:
+        board.exec("def _l():\n " + loop)
+        with pytest.raises(mcu.LinkError, match="timeout"):
+            board.call("_l()", timeout=0.5)
+
+
+def test_a_missing_firmware_or_qemu_is_a_clear_error(tmp_path):
+    with pytest.raises(mcu.LinkError, match="firmware not found"):
+        mcu.MicroBit(firmware=str(tmp_path / "none.hex")).start()
+    with pytest.raises(mcu.LinkError, match="qemu-none not found"):
+        mcu.MicroBit(qemu="qemu-none").start()
+
+
+def test_guest_time_is_an_instruction_count():
+    """-icount shift=N: an instruction takes 2**N ns of guest time, so the
+    same loop's ticks_us doubles from shift 6 to 7, whatever the host."""
+    code = ("import utime\nt=utime.ticks_us()\nfor i in range(2000):pass\n"
+            "print(utime.ticks_diff(utime.ticks_us(),t))")
+    us = {}
+    for shift in (6, 7):
+        with mcu.MicroBit(icount=shift) as board:
+            us[shift] = int(board.exec(code))
+    assert 1.9 < us[7] / us[6] < 2.1
 
 
 def _without_docstrings(tree):
