@@ -5,6 +5,7 @@ every best_move: a move that allocates raises MemoryError there and fails.
 """
 import ast
 import json
+import statistics
 import subprocess
 import sys
 import time
@@ -44,6 +45,11 @@ def test_level1_game_on_microbit(mb, rule):
     assert len(rep["move_ms"]) == len(rep["moves"])
     assert replay(rule, rep["opening"], rep["moves"]) == rep["winner"]
     assert rep["free_before_import"] > rep["free_after_import"] > 0
+    assert rep["import_bytes"] == sum(m["import_bytes"] for m in rep["modules"].values())
+    assert rep["driver_bytes"] == rep["free_at_start"] - rep["free_before_import"] > 0
+    assert all(m["import_bytes"] > 0 for m in rep["modules"].values())
+    assert rep["median_ms"] == statistics.median_high(rep["move_ms"])
+    assert rep["max_ms"] == max(rep["move_ms"])
 
 
 def test_ballast_and_depth_take_heap_and_c_stack(mb):
@@ -180,6 +186,45 @@ def test_a_stand_in_engine_plays_to_a_full_board(mb, tmp_path):
     assert rep["error"] is None and rep["problems"] == []
     assert rep["winner"] == 3 and len(rep["moves"]) == 225 - 4
     assert rep["heap_locked_moves"] == 221
+
+
+def test_move_times_and_heap_figures_of_a_stand_in_game(mb, tmp_path):
+    """move_ms is the move's guest time in ms (each move spins a known loop,
+    timed apart with ticks_ms), median_ms and max_ms are of those;
+    min_free_during_game sees what the game holds by its last move (play()
+    keeps 100 bytes a stone)."""
+    (tmp_path / "gomoku.py").write_text(TINY_GOMOKU.replace(
+        "        self.n = 0\n", "        self.n = 0\n        self.held = []\n").replace(
+        "        self.n += 1\n", "        self.n += 1\n        self.held.append(bytearray(100))\n")
+        .replace("self.n == 225", "self.n == 12"))           # a short game (a "draw")
+    spins = (3000, 1000, 5000, 2000, 4000, 1000, 3000, 2000)
+    (tmp_path / "ai.py").write_text(
+        "SPINS = %r\n\n\ndef spin(n):\n    for i in range(n):\n        pass\n\n\n"
+        "def best_move(g, level):\n    spin(SPINS[g.n - 4])\n    for i in range(225):\n"
+        "        if not g.b[i]:\n            return i\n" % (spins,))
+    rep = mcu.play_game(level=1, rule=0, seed=1, mb=mb, engine=tmp_path)
+    assert rep["error"] is None, rep.get("traceback")
+    ms_10k = int(mb.exec("import ai,utime\nt=utime.ticks_ms()\nai.spin(10000)\n"
+                         "print(utime.ticks_diff(utime.ticks_ms(),t))"))
+    assert len(rep["move_ms"]) == len(spins)
+    for ms, n in zip(rep["move_ms"], spins):
+        assert abs(ms - n * ms_10k / 10000) < 1 + ms / 20, (rep["move_ms"], ms_10k)
+    assert rep["median_ms"] == statistics.median_high(rep["move_ms"])
+    assert rep["max_ms"] == max(rep["move_ms"])
+    stones = len(rep["opening"]) + len(rep["moves"]) - 1    # held at the last move
+    assert rep["free_before_game"] - rep["min_free_during_game"] >= 100 * stones
+    assert rep["free_at_end"] > rep["min_free_during_game"]
+
+
+def test_largest_free_block_of_a_fresh_heap(mb):
+    """In bytes: nearly all of a fresh heap, less than all once it is in pieces."""
+    mb.soft_reset()
+    free = mb.mem_free()
+    assert free * 3 // 4 < mb.largest_free_block() <= free
+    mb.exec("junk = [bytearray(16) for _ in range(100)]\nfor i in range(0, 100, 2):\n"
+            " junk[i] = None", flush=True)
+    assert mb.largest_free_block() < mb.mem_free()
+    mb.soft_reset()
 
 
 def test_exec_output_state_errors_and_soft_reset(mb):
