@@ -152,6 +152,15 @@ def test_modules_imported_when_needed_are_found_and_uploaded(mb, tmp_path):
     assert sorted(mb.listdir()) == ["ai.py", "extra.py", "gomoku.py", "mcudrv.py"]
 
 
+def test_engine_modules_largest_ready_module_first(tmp_path):
+    (tmp_path / "gomoku.py").write_text("import small\ntry:\n    import ustruct\n"
+                                        "except ImportError:\n    import big\n")
+    (tmp_path / "small.py").write_text("A = 1\n")
+    (tmp_path / "big.py").write_text("".join("V%d = %d\n" % (i, i) for i in range(50)))
+    (tmp_path / "ai.py").write_text("import gomoku\n")
+    assert mcu.engine_modules(engine=tmp_path) == ["big", "small", "gomoku", "ai"]
+
+
 def test_engine_modules_dependencies_first(tmp_path):
     (tmp_path / "gomoku.py").write_text("from shapes import T\ntry:\n    import tables\n"
                                         "except ImportError:\n    pass\nimport micropython\n")
@@ -442,6 +451,58 @@ def test_guest_time_is_an_instruction_count():
     assert 1.9 < us[7] / us[6] < 2.1
 
 
+def test_margins_bisects_to_the_last_passing_hold(monkeypatch):
+    """margins() over a stand-in for play_game that fails past known limits:
+    each figure is the largest that passes (16-byte steps for the heap)."""
+    limits = {"ballast": 1000, "depth": 7, "import_ballast": 300}
+    plain_fails = []
+
+    def game(level, rule, seed, mb, engine, **kw):
+        over = [k for k, v in kw.items() if k in limits and v > limits[k]]
+        if plain_fails or over:
+            error = ("RuntimeError: maximum recursion depth exceeded" if over == ["depth"]
+                     else "MemoryError: memory allocation failed")
+            return {"error": error, "memory_error": error.startswith("Memory"),
+                    "problems": []}
+        return {"error": None, "memory_error": False, "problems": []}
+
+    monkeypatch.setattr(mcu, "play_game", game)
+    assert mcu.margins(mb=object()) == {"heap_bytes": 992, "stack_frames": 7,
+                                        "import_bytes": 288}
+    plain_fails.append(True)
+    assert mcu.margins(mb=object()) == {"heap_bytes": -1, "stack_frames": -1,
+                                        "import_bytes": -1}
+    monkeypatch.setattr(mcu, "play_game", lambda *a, **kw: {
+        "error": "ValueError: illegal", "memory_error": False, "problems": []})
+    with pytest.raises(mcu.MicroBitError, match="illegal"):
+        mcu.margins(mb=object())
+
+
+def test_check_game_finds_what_is_wrong_with_a_game():
+    row = [y * 15 + x for x in range(6) for y in (0, 2)]       # black (x, 0), white (x, 2)
+    six = row[:-1]                                              # black's last stone: six
+    assert mcu.check_game(0, [], six, 1) == []
+    for rule in (1, 4):                                         # an overline is no five
+        assert mcu.check_game(rule, [], six, 1) == ["winner 1 claimed without a winning line"]
+    assert mcu.check_game(0, [], row[:7], 1) == ["winner 1 claimed without a winning line"]
+    assert mcu.check_game(0, [], row[:9], 1) == []             # five
+    assert mcu.check_game(0, [], row[:9], 2) == ["winner 2 but the last stone is colour 1"]
+    assert mcu.check_game(0, [112], [225], 0) == ["move 1 off board: 225"]
+    assert mcu.check_game(0, [112], [-1], 0) == ["move 1 off board: -1"]
+    assert mcu.check_game(0, [], list(range(224)), 3) == ["draw claimed with 224 stones "
+                                                          "on the board"]
+    assert mcu.check_game(0, [], [0, 1], 0) == ["game did not finish"]
+
+
+def test_openings_differ_by_seed_and_lie_near_the_centre():
+    assert mcu.opening(0) == []
+    ops = [mcu.opening(seed) for seed in range(1, 9)]
+    assert len({tuple(op) for op in ops}) == len(ops)
+    for op in ops:
+        assert op[0] == 7 * 15 + 7 and len(set(op)) == len(op) == 4
+        assert all(4 <= m % 15 <= 10 and 4 <= m // 15 <= 10 for m in op)
+
+
 def _without_docstrings(tree):
     for node in ast.walk(tree):
         body = getattr(node, "body", None)
@@ -522,6 +583,19 @@ def test_device_source_renames_locals_to_rom_names_only():
     ns = {"g": lambda a, rule: (a, rule)}
     exec(out, ns)
     assert ns["f"](2, rule=5) == (42, 5)
+
+
+def test_device_source_folds_only_constants_assigned_once():
+    src = "_N = 3\n_M = 4\n\n\ndef bump():\n    global _N\n    _N += 1\n    return _N + _M\n"
+    out = mcu.device_source(src, "demo")
+    assert "4" in out and "_M" not in out
+    ns = {}
+    exec(out, ns)
+    assert (ns["bump"](), ns["bump"]()) == (8, 9)
+
+
+def test_squeeze_drops_the_spaces_no_token_needs():
+    assert mcu.squeeze("x = (a + 1) * b[2] if not c else d\n") == "x=(a+1)*b[2]if not c else d\n"
 
 
 def test_device_source_folds_const_declarations_too():
