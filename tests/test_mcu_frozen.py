@@ -162,6 +162,7 @@ def test_level2_plays_cpythons_moves_on_the_microbit(mb, rule, seed):
     assert rep["moves"] == moves
     assert rep["winner"] == winner != 0
     assert min(rep["free_after_move"]) > 0
+    assert mb.eval("__import__('ai').SEED[0]") == seed     # played with the game's seed
 
 
 def test_level1_under_heap_lock_on_the_frozen_firmware(mb):
@@ -169,6 +170,56 @@ def test_level1_under_heap_lock_on_the_frozen_firmware(mb):
     rep = mcu_firmware.play_game(mb, level=1, rule=gomoku.STANDARD, seed=3)
     moves, winner = mcu_firmware.host_game(1, gomoku.STANDARD, 3)
     assert rep["moves"] == moves and rep["winner"] == winner != 0
+    # locked, the search's calls cannot put their frames on the heap: each
+    # move takes the same few bytes (the driver's own call, made unlocked)
+    used = [b - a for b, a in zip(rep["free_before_move"], rep["free_after_move"])]
+    assert len(set(used)) == 1 and used[0] > 0, used
+    # and the free heap is taken after a collection: what the game holds,
+    # about the same each move, not the garbage of the moves before
+    free = rep["free_before_move"]
+    assert max(free) - min(free) < 128, sorted(set(free))
+
+
+def test_build_is_redone_only_when_the_frozen_code_changes(firmware, tmp_path, monkeypatch):
+    """build() over a copy of the build tree, with a stand-in for yotta's
+    make: run anew (its old build gone, the settings in) when forced or
+    when the frozen C, qstrs or settings change, else the kept hex."""
+    src = mcu_firmware.debian_source()
+    pristine = (src / mcu_firmware._QSTRDEFS).read_text()
+    frozen = [mcu_firmware.frozen_source(pristine)]
+    c_source, qdefs = frozen[0]
+    monkeypatch.setattr(mcu_firmware, "debian_source", lambda: src)
+    monkeypatch.setattr(mcu_firmware, "frozen_source", lambda q: frozen[-1] if q == pristine
+                        else pytest.fail("frozen for another qstr table"))
+    monkeypatch.setattr(mcu_firmware, "OUT", tmp_path)
+    monkeypatch.setattr(mcu_firmware, "HEX", tmp_path / "engine.hex")
+    makes = []
+
+    def make(cmd, cwd, log=None):
+        assert cmd == ["make", "all"] and not (cwd / "build").exists()
+        config = (cwd / mcu_firmware._CONFIG).read_text()
+        added = mcu_firmware._CONFIG_ADDED + "#define MICROPY_PY_BUILTINS_FROZENSET"
+        assert config.count(added) == 1
+        makes.append((config, (cwd / "source" / "frozen_engine.c").read_text(),
+                      (cwd / mcu_firmware._QSTRDEFS).read_text()))
+        (cwd / "build").mkdir()
+        (cwd / "build" / "firmware.hex").write_text("hex %d" % len(makes))
+
+    monkeypatch.setattr(mcu_firmware, "_run", make)
+    assert mcu_firmware.build().read_text() == "hex 1"
+    assert makes[0][1:] == (c_source, pristine + "\n".join(qdefs) + "\n")
+    assert mcu_firmware.build().read_text() == "hex 1"
+    assert mcu_firmware.build(force=True).read_text() == "hex 2"
+    frozen.append((c_source + "\n", qdefs))
+    assert mcu_firmware.build().read_text() == "hex 3"
+    frozen.append((c_source, qdefs[:-1]))
+    assert mcu_firmware.build().read_text() == "hex 4"
+    monkeypatch.setattr(mcu_firmware, "_CONFIG_ADDED", "#define MICROPY_STACKLESS (0)\n")
+    assert mcu_firmware.build().read_text() == "hex 5"
+    assert mcu_firmware.build().read_text() == "hex 5"
+    # each from Debian's files, not added to the last build's
+    assert makes[-1][0].count("MICROPY_STACKLESS") == 1
+    assert makes[-1][2] == pristine + "\n".join(qdefs[:-1]) + "\n"
 
 
 def test_cli_builds_and_plays_a_game_as_json(firmware):
