@@ -64,6 +64,15 @@ def test_ballast_and_depth_take_heap_and_c_stack(mb):
     assert rep["memory_error"] and rep["failed_at"].startswith("import ")
 
 
+def test_depth_nests_that_many_calls_under_the_game(mb, tmp_path):
+    (tmp_path / "gomoku.py").write_text(TINY_GOMOKU)
+    (tmp_path / "ai.py").write_text("def best_move(g, level):\n    raise ValueError\n")
+    rep = mcu.play_game(level=1, rule=0, seed=1, mb=mb, engine=tmp_path, depth=3)
+    assert rep["error"].startswith("ValueError")
+    assert rep["traceback"].count(", in deep") == 3
+    assert rep["traceback"].count(", in game") == 1
+
+
 def test_engine_compiles_on_microbit_with_heap_to_spare(mb):
     """Compiling the sources on import is the engine's tightest moment on the
     board: a 16-byte difference in free heap once failed renju's import in a
