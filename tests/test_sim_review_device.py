@@ -338,7 +338,7 @@ def test_wall_clock_taps_typed_together_are_apart_long_enough(tmp_path):
         dev.tap("place", 10)
         dev.tap("place", 10)
         changes = []
-        end = time.monotonic() + 2
+        end = time.monotonic() + 10     # a guard only: a busy host is slow
         while time.monotonic() < end and len(changes) < 4:
             time.sleep(0.001)           # a firmware polling every ms
             level = dev.buttons.is_pressed("place")
