@@ -356,20 +356,29 @@ def test_a_put_that_loses_bytes_starts_again(mb, monkeypatch):
     assert mb.eval("6 * 7") == 42
 
 
-def test_a_byte_lost_on_the_way_is_caught_by_the_echo(mb, monkeypatch):
-    """One byte of the code dropped (what the guest does when rushed): the
-    echo shows it and the command goes again, rather than running what
-    arrived (here still valid code, printing another number)."""
+def lose_once(mb, monkeypatch, spoil):
+    """The first write that spoil(data) changes goes over changed; the
+    writes spoiled, in a list."""
     real = mb._write
     lost = []
 
     def lossy(data):
-        if b"12345" in data and not lost:
+        bad = None if lost else spoil(data)
+        if bad is not None:
             lost.append(data)
-            data = data.replace(b"5", b"", 1)
+            data = bad
         return real(data)
 
     monkeypatch.setattr(mb, "_write", lossy)
+    return lost
+
+
+def test_a_byte_lost_on_the_way_is_caught_by_the_echo(mb, monkeypatch):
+    """One byte of the code dropped (what the guest does when rushed): the
+    echo shows it and the command goes again, rather than running what
+    arrived (here still valid code, printing another number)."""
+    lost = lose_once(mb, monkeypatch,
+                     lambda d: d.replace(b"5", b"", 1) if b"12345" in d else None)
     before = mb.retries
     assert mb.exec("print(123456789)", timeout=5) == "123456789\n"
     assert lost and mb.retries == before + 1
@@ -377,16 +386,8 @@ def test_a_byte_lost_on_the_way_is_caught_by_the_echo(mb, monkeypatch):
 
 def test_a_call_whose_ctrl_d_is_lost_is_sent_again(mb, monkeypatch):
     """No 'OK' comes: the half-typed command is cleared, then sent again."""
-    real = mb._write
-    lost = []
-
-    def lossy(data):
-        if data == b"print(6*7)\x04" and not lost:
-            lost.append(data)
-            data = data[:-1]
-        return real(data)
-
-    monkeypatch.setattr(mb, "_write", lossy)
+    lost = lose_once(mb, monkeypatch,
+                     lambda d: d[:-1] if d == b"print(6*7)\x04" else None)
     before = mb.retries
     assert mb.call("print(6*7)") == "42\n"
     assert lost and mb.retries == before + 1
