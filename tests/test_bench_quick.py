@@ -21,6 +21,11 @@ def numbers(pattern, out):
     return found
 
 
+def spi_ms(nbytes, mhz):
+    """The time nbytes take on an SPI bus at mhz, in ms."""
+    return nbytes * 8 / (mhz * 1e6) * 1e3
+
+
 def check_sensors(out):
     # bus load at a 50 Hz poll: the read's time 50 times a second
     for us, load in numbers(r", (\d+) us \(budget: <= 500 us\) ok; bus load at a 50 Hz poll "
@@ -48,7 +53,7 @@ def check_display(out):
         assert 2 * w * h < nbytes < 2 * w * h + 64 and windows == 1
     for nbytes, ms, mhz in numbers(r": (\d+) bytes on SPI \(\d+ RAMWR windows\) -> "
                                    r"([\d.]+) ms at (\d+) MHz", out):
-        assert ms == pytest.approx(nbytes * 8 / (mhz * 1e6) * 1e3, abs=0.005)
+        assert ms == pytest.approx(spi_ms(nbytes, mhz), abs=0.005)
 
 
 def check_radio(out):
@@ -59,16 +64,14 @@ def check_radio(out):
 def check_app(out):
     (stone,) = numbers(r"placed stone \(stone, last-move mark, status, cursor\): (\d+)", out)
     ((mhz, ms),) = numbers(r"SPI time per placed stone at (\d+) MHz: ([\d.]+) ms", out)
-    assert ms == pytest.approx(stone[0] * 8 / (mhz * 1e6) * 1e3, abs=0.005)
-    peaks = numbers(r"level \d \(\d+ moves\) \+ rematch: peak ([\d.]+) KB total", out)
+    assert ms == pytest.approx(spi_ms(stone[0], mhz), abs=0.005)
+    peaks = re.findall(r"level \d \(\d+ moves\) \+ rematch: peak ([\d.]+) KB total "
+                       r"\(budget: <= 64 KB\) (ok|OVER BUDGET)", out)
     parts = numbers(r"loaded code ([\d.]+) KB, working set beyond it ([\d.]+) KB", out)
-    assert len(peaks) == len(parts) == 2
-    for (peak,), (code, work) in zip(peaks, parts):
-        assert code > 0 and work > 0 and code + work == pytest.approx(peak, abs=0.11)
-    # the verdict is the printed figure's against the printed budget
-    verdicts = re.findall(r"peak ([\d.]+) KB total \(budget: <= 64 KB\) (ok|OVER BUDGET)", out)
-    assert len(verdicts) == 2, out
-    for peak, word in verdicts:
+    assert len(peaks) == len(parts) == 2, out
+    for (peak, word), (code, work) in zip(peaks, parts):
+        assert code > 0 and work > 0 and code + work == pytest.approx(float(peak), abs=0.11)
+        # the verdict is the printed figure's against the printed budget
         assert word == ("ok" if float(peak) <= 64 else "OVER BUDGET")
 
 
