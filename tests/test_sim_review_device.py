@@ -10,6 +10,12 @@ import board_sim  # noqa: E402
 import board_esp32_ili9341  # noqa: E402
 
 
+def bare_device(tmp_path):
+    """The sim board with no LCD, gyroscope or radio: buttons and clock."""
+    return device.Device(board_sim, str(tmp_path), lcd=False, gyro=False,
+                         radio=False)
+
+
 def test_time_sleep_moves_the_simulated_clock(tmp_path, monkeypatch):
     """MicroPython's time.sleep(seconds) is a sleep like sleep_ms: on the
     virtual clock it moves simulated time (CPython's own time.sleep
@@ -33,8 +39,7 @@ def test_time_sleep_moves_the_simulated_clock(tmp_path, monkeypatch):
         seen.append(time.ticks_diff(time.ticks_ms(), t0))
         time.sleep(1)
 
-    dev = device.Device(board_sim, str(tmp_path), lcd=False, gyro=False,
-                        radio=False)
+    dev = bare_device(tmp_path)
     end = dev.run(until_ms=800, main=main)
     assert seen == [500]
     assert end == 1500                  # the run ends in the last sleep
@@ -56,8 +61,7 @@ def test_firmware_cannot_catch_the_scripted_reset(tmp_path):
             except Exception:
                 pass
 
-    dev = device.Device(board_sim, str(tmp_path), lcd=False, gyro=False,
-                        radio=False)
+    dev = bare_device(tmp_path)
     dev.run(device.Script.parse("at 100\nreset\nat 300\nend\n"), main=main)
     assert dev.resets == 1
     assert len(boots) == 2 and 100 <= boots[1] <= 120
@@ -124,7 +128,6 @@ def test_a_device_without_flash_dir_gets_a_fresh_flash(tmp_path, monkeypatch):
     working directory (where an old game would be found, or the new one
     left), and the firmware runs in it; the caller's directory is its own
     again after the run."""
-    import os
     monkeypatch.chdir(tmp_path)
     (tmp_path / "gomoku.sav").write_bytes(b"not this one")
     seen = []
@@ -156,8 +159,7 @@ def test_every_sleep_but_sleep_us_is_a_poll_of_the_buttons(tmp_path):
         for _ in range(2):
             time.sleep_ms(10)
         time.sleep_us(50)
-    dev = device.Device(board_sim, str(tmp_path), lcd=False, gyro=False,
-                        radio=False)
+    dev = bare_device(tmp_path)
     dev.run(main=main)
     assert dev.sleeps == 5
 
@@ -167,20 +169,15 @@ def test_udp_medium_made_before_the_device_still_serves_its_peer(tmp_path):
     resets the clock (and so its hooks): a peer's frame must still be
     answered as this device's clock moves, though it sends nothing."""
     import json
-    import socket
     import sim_clock
     from host_sim import radio_medium
+    from test_sim_review_udp_medium import frame_msg, peer_socket
     medium = radio_medium.UdpMedium(0, [])
-    peer = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    peer.bind(("127.0.0.1", 0))
-    peer.settimeout(2)
+    peer = peer_socket()
     try:
         device.Device(board_sim, str(tmp_path), medium=medium, lcd=False,
                       gyro=False)
-        frame = {"k": "f", "id": "7:1", "ch": 76, "rate": 1000000,
-                 "addr": "e7e7e7e7e7", "p": "01", "pid": 0, "noack": False,
-                 "dpl": True, "crc": 2, "air": 100}
-        peer.sendto(json.dumps(frame).encode(), ("127.0.0.1", medium.port))
+        peer.sendto(frame_msg("7:1"), ("127.0.0.1", medium.port))
         for _ in range(20):
             sim_clock.advance_us(1000)
         reply = json.loads(peer.recv(4096).decode())
@@ -221,8 +218,7 @@ def test_let_go_counts_the_hold_from_the_press(tmp_path):
     (a script's `release`) cancels the pending let-go, so it cannot cut
     short the next press of that button."""
     import sim_clock
-    dev = device.Device(board_sim, str(tmp_path), lcd=False, gyro=False,
-                        radio=False)
+    dev = bare_device(tmp_path)
 
     def poll(ms):
         sim_clock.advance_us(ms * 1000)
@@ -283,8 +279,7 @@ def test_a_busy_wait_on_sleep_us_still_ends_the_run(tmp_path):
     def main():
         for _ in range(10000):          # 1 s at most
             time.sleep_us(100)
-    dev = device.Device(board_sim, str(tmp_path), lcd=False, gyro=False,
-                        radio=False)
+    dev = bare_device(tmp_path)
     assert dev.run(until_ms=50, main=main) == 50
 
 
@@ -307,8 +302,7 @@ def test_hand_reaches_its_target_in_long_and_in_tiny_steps(tmp_path):
 def test_script_release_of_an_unknown_button_is_refused_before_the_run(
         tmp_path):
     import pytest
-    dev = device.Device(board_sim, str(tmp_path), lcd=False, gyro=False,
-                        radio=False)
+    dev = bare_device(tmp_path)
     with pytest.raises(device.ScriptError,
                        match=r"^s\.txt:2: at 700 ms: no button named 'fire'"):
         dev.schedule(device.Script.parse("at 700\nrelease fire\n", "s.txt"))
@@ -331,8 +325,7 @@ def test_wall_clock_taps_typed_together_are_apart_long_enough(tmp_path):
     for 3 quick polls only would be lost to the firmware's debounce."""
     import time
     import sim_clock
-    dev = device.Device(board_sim, str(tmp_path), lcd=False, gyro=False,
-                        radio=False)
+    dev = bare_device(tmp_path)
     sim_clock.set_real(True)
     try:
         dev.tap("place", 10)
