@@ -27,6 +27,15 @@ class Ear:
                      f.crc, True)
 
 
+def listening_medium():
+    """A UDP medium with no peers of its own, an Ear its one radio."""
+    sim_clock.reset()
+    medium = radio_medium.UdpMedium(0, [])
+    ear = Ear()
+    medium.radios.append(ear)
+    return medium, ear
+
+
 def frame_msg(fid, **over):
     msg = {"k": "f", "id": fid, "ch": 76, "rate": 1000000,
            "addr": ADDR.hex(), "p": "0102", "pid": 1, "noack": False,
@@ -56,10 +65,7 @@ FOREIGN = [
 
 
 def test_foreign_datagrams_are_dropped_and_peers_still_heard():
-    sim_clock.reset()
-    medium = radio_medium.UdpMedium(0, [])
-    ear = Ear()
-    medium.radios.append(ear)
+    medium, ear = listening_medium()
     peer = peer_socket()
     try:
         # on the loopback only: no other machine can send to it
@@ -163,10 +169,7 @@ def test_every_frame_an_nrf24l01_can_send_is_heard(tmp_path):
     payloads, every PID, no or 1-byte CRC, no ACK asked, static width) is
     heard and answered; a sniffer gets it too, on air for as long as the
     sender said, ending now on this simulator's clock."""
-    sim_clock.reset()
-    medium = radio_medium.UdpMedium(0, [])
-    ear = Ear()
-    medium.radios.append(ear)
+    medium, ear = listening_medium()
     sniffed = []
     medium.listeners.append(lambda f: sniffed.append((f.t0, f.t_end)))
     peer = peer_socket()
@@ -326,10 +329,7 @@ class RefusedOnce:
 
 
 def test_a_peer_gone_does_not_stop_the_medium():
-    sim_clock.reset()
-    medium = radio_medium.UdpMedium(0, [])
-    ear = Ear()
-    medium.radios.append(ear)
+    medium, ear = listening_medium()
     real = medium.sock
     medium.sock = RefusedOnce(real)
     peer = peer_socket()
