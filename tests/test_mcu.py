@@ -296,7 +296,8 @@ def test_garbled_command_detection(tb, expr, garbled):
 
 def test_put_get_round_trip_of_awkward_text(mb):
     text = ("".join(chr(c) for c in range(32, 128)) * 3 + "\n\t'\"\\\\n\r\n" * 20
-            + "caf\u00e9 \u2603\n" + "x" * 300 + "end")
+            + "caf\u00e9 \u2603\n" + "".join(chr(c) for c in range(1, 32)) + "\x7f\n"
+            + "x" * 300 + "end")
     mb.put("awk.txt", text)
     assert mb.get("awk.txt") == text
     assert "awk.txt" in mb.listdir()

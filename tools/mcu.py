@@ -351,8 +351,6 @@ class MicroBit:
 
     def put(self, name, text):
         """Write `text` to file `name` on the board's flash (replaces it)."""
-        if "\x03" in text:
-            raise ValueError("Ctrl-C (\\x03) cannot go over the REPL")
         for attempt in range(4):
             try:
                 self._put(name, text)
