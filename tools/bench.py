@@ -1,6 +1,8 @@
 """`make bench`: run every bench/bench_*.py in order and print its figures.
 
-Each bench script prints its own lines, `name: value unit (budget ...)`.
+Each bench script prints its own lines, `name: value unit`; a line with a
+budget names it and ends in its verdict (bench/budget.py: ok, OVER BUDGET
+or MISSED).
 A failing script is reported and the rest still run; the exit code is
 non-zero if any failed.
 """
