@@ -1,4 +1,5 @@
-"""Search level 3 (bigger boards): PVS alpha-beta with iterative deepening.
+"""Search level 3, the PC's (device builds leave it out): PVS alpha-beta with
+iterative deepening.
 
 On candscan's table scan (candidates, threats, eval): a VCT (vct) for the
 root's own win; if the opponent, given a free move, has one, the root keeps
