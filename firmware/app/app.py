@@ -3,7 +3,9 @@
     app = App(lcd, controls, font_w, font_h, radio=None, notes=[...])
     app.run()       # forever
 
-Every completed move is saved (savegame) before the next input is read.
+Every move is saved (savegame) before the next input is read; the move
+that ends a game deletes the save instead, so only a game in play is
+offered at boot.
 """
 import gc
 import sys
