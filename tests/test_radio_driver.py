@@ -67,7 +67,8 @@ def test_init_state(pair):
     assert ma.read_reg(N.FEATURE) == bytes([N.EN_DPL])    # in effect
     assert ma.plus or ma.activated
     assert r[N.SETUP_RETR] == 0x15                   # ARD 500 us, ARC 5
-    assert r[N.RF_CH] == 76 and r[N.RF_SETUP] == 0x06
+    # 1 Mbps, 0 dBm; the nRF24L01 keeps LNA_HCURR (bit 0, the + has none)
+    assert r[N.RF_CH] == 76 and r[N.RF_SETUP] == (0x06 if ma.plus else 0x07)
     assert ma.rx_address(0) == b"BBBBB" and ma.rx_address(1) == b"AAAAA"
     assert bytes(ma.addr[N.TX_ADDR]) == b"BBBBB"
     assert ma.tx_fifo == [] and ma.rx_fifo == []

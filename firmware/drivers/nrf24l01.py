@@ -66,6 +66,8 @@ _MAX_RT = const(0x10)
 _RX_EMPTY = const(0x01)
 _EN_DPL = const(0x04)
 _RF_PWR = const(0x06)       # RF_SETUP bits 2:1; 00 is -18 dBm
+_LNA_HCURR = const(0x01)    # RF_SETUP bit 0: nRF24L01 LNA gain high (its
+                            # reset value; 0 costs 1.5 dB); + : don't care
 
 RATE_250K = const(0x20)
 RATE_1M = const(0x00)
@@ -198,7 +200,7 @@ class NRF24L01:
         self._reg_write(_RF_CH, ch)
 
     def set_rf(self, rate, power):
-        self._reg_write(_RF_SETUP, rate | power)
+        self._reg_write(_RF_SETUP, rate | power | _LNA_HCURR)
         if rate == RATE_250K and not self._reg_read(_RF_SETUP) & RATE_250K:
             # the nRF24L01's RF_SETUP has no such bit: it stays at 1 Mbps
             raise OSError("NRF24L01: 250 kbps needs an nRF24L01+; this chip "
