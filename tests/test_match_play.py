@@ -267,3 +267,40 @@ print(a.code == b.code, a.count, bytes(a.moves[:a.count]) == bytes(b.moves[:b.co
     n = int(out[1])
     assert n >= 9 and out[3] == out[4] != "0"
     assert int(out[5]) == n
+
+
+def test_idle_poll_allocates_nothing_on_the_unix_port():
+    """poll() runs every loop of a wireless game: with nothing heard and
+    nothing due it allocates nothing, paired, resyncing or lost (the radio
+    is a stand-in that allocates nothing; the model would)."""
+    import upy
+    code = """
+import micropython, match
+class R:
+    rx = bytearray(32)
+    def stop_listening(s): pass
+    def start_listening(s): pass
+    def open_rx_pipe(s, p, a): pass
+    def close_rx_pipe(s, p): pass
+    def open_tx_pipe(s, a): pass
+    def send(s, b, n=-1): return True
+    def any(s): return False
+    def recv(s): return 0
+    def power_down(s): pass
+m = match.Match(R(), host=True, seed=7, now_ms=0)
+m._paired()
+e = t = None
+for state in (match.PAIRED, match.RESYNCING, match.LOST):
+    m.state = state
+    m._heard = 1000                     # heard just now
+    m._status_due = 2000                # no status due
+    micropython.heap_lock()
+    try:
+        for t in range(1000, 1040):
+            e = m.poll(t)
+    finally:
+        micropython.heap_unlock()
+    print(state, e)
+"""
+    out = upy.run(code, heapsize="512k").split()
+    assert out == ["paired", "None", "resyncing", "None", "peer", "lost", "None"]

@@ -224,7 +224,9 @@ class Match:
                         now_ms, _HELLO_MS + ln.rand.next() % 40)
                     ln.send(L.HELLO, 0, 0, self._u32(self.nonce), session=0)
         else:
-            if self.state in (PAIRED, RESYNCING) and td(now_ms, self._heard) > _LOST_MS:
+            st = self.state     # not `in (PAIRED, ...)`: a tuple a poll
+            if (st == PAIRED or st == RESYNCING) and \
+                    td(now_ms, self._heard) > _LOST_MS:
                 self.state = LOST
                 self.events.append(EV_LOST)
             if td(now_ms, self._status_due) >= 0:
