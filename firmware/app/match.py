@@ -402,15 +402,12 @@ class Match:
             if self.host and self.code is None and plen == 4 and s == 0:
                 self.link.send(L.OFFER, 0, 0, (b[p], b[p + 1], b[p + 2],
                                b[p + 3], self.rule, self.host_colour),
-                               dest=L.nonce_address(
-                                   (b[p] << 24) | (b[p + 1] << 16) |
-                                   (b[p + 2] << 8) | b[p + 3]))
+                               dest=L.nonce_address(self._nonce_at(b, p)))
             else:
                 st["foreign"] += 1
             return
         if typ == L.OFFER:
-            nonce = (b[p] << 24) | (b[p + 1] << 16) | (b[p + 2] << 8) | b[p + 3] \
-                if plen == 6 else -1
+            nonce = self._nonce_at(b, p) if plen == 6 else -1
             if self.host or self.code is not None or self.session or \
                     nonce != self.nonce or not flags & L.F_HOST or not s:
                 st["foreign"] += 1
