@@ -9,6 +9,7 @@ offered at boot.
 """
 import gc
 import sys
+from micropython import const
 import savegame
 import settings as S
 from settings import RULES, RULE_NAMES, MODE_NAMES
@@ -21,8 +22,8 @@ _STEP = {RIGHT: (1, 0), LEFT: (-1, 0), UP: (0, -1), DOWN: (0, 1)}
 _PAUSE_ITEMS = ("Resume", "Undo", "New game", "Main menu")
 
 # what a game ends with
-_TO_MENU = 0
-_REMATCH = 1
+_TO_MENU = const(0)
+_REMATCH = const(1)
 
 # On MicroPython the modules of one phase (menu; engine and AI; radio) are
 # unloaded when it ends, so the heap holds only the code in use.

@@ -67,6 +67,7 @@ Packets of another session, of our own role, malformed, illegal or out of
 turn are dropped and counted.
 """
 import time
+from micropython import const
 
 import gomoku
 import link as L
@@ -86,14 +87,14 @@ EV_REMATCH_ASKED = 6
 EV_NEW_GAME = 7
 EV_PEER_LEFT = 8
 
-_HELLO_MS = 100
-_STATUS_MS = 300
-_RESYNC_STATUS_MS = 80
-_LOST_MS = 1500
-_JOIN_GIVEUP_MS = 3000
-_REPLY_MS = 25          # at most one status reply this often
+_HELLO_MS = const(100)
+_STATUS_MS = const(300)
+_RESYNC_STATUS_MS = const(80)
+_LOST_MS = const(1500)
+_JOIN_GIVEUP_MS = const(3000)
+_REPLY_MS = const(25)       # at most one status reply this often
 _SNAP_MAGIC = b"GMM1"
-_S_RESYNC = 2           # STATUS flags bit 1: the sender is resyncing
+_S_RESYNC = const(2)        # STATUS flags bit 1: the sender is resyncing
 
 
 def _seed():

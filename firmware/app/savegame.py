@@ -6,6 +6,7 @@ before it. A save is written to a temporary file and renamed over the old
 one, so a power cut leaves either the old save or the new one complete.
 """
 import os
+from micropython import const
 from crc16 import crc16
 
 MAGIC = b"GMKS"
@@ -14,15 +15,15 @@ PATH = "gomoku.sav"
 TMP = "gomoku.tmp"
 BAD = "gomoku.bad"
 MATCH = "gomoku.mat"    # a wireless match's snapshot (wireless.py)
-_ENOSPC = 28        # a full flash (not every port's errno module names it)
-_HEAD = 10          # magic 4, version, rule, mode, level, human, n
-_MAX = _HEAD + 225 + 2
+_ENOSPC = const(28)         # a full flash (not every port's errno module names it)
+_HEAD = const(10)           # magic 4, version, rule, mode, level, human, n
+_MAX = const(_HEAD + 225 + 2)
 # What the app writes, and so all a save may hold (settings imports this
 # module, so the values are restated here; a test keeps them equal):
 _RULES = (0, 1, 4)      # settings.RULES: freestyle, exactly five, renju
 _LEVELS = (1, 2)        # ai.LEVELS: the levels the menu offers
-_MODE_AI = 0            # settings.MODE_AI: human is 1 (black) or 2 (white)
-_MODE_LOCAL = 1         # settings.MODE_LOCAL: two players, human is 0
+_MODE_AI = const(0)         # settings.MODE_AI: human is 1 (black) or 2 (white)
+_MODE_LOCAL = const(1)      # settings.MODE_LOCAL: two players, human is 0
 # settings.MODE_RADIO is never saved here: a wireless match keeps MATCH
 
 _buf = bytearray(_MAX)

@@ -1,9 +1,10 @@
 """The last menu choices, remembered in flash (a few bytes, written atomically)."""
+from micropython import const
 from savegame import replace
 
 PATH = "gomoku.cfg"
 _TMP = "gomoku.cft"
-_MAGIC = 0xA7
+_MAGIC = const(0xA7)
 
 # field order in the file and in Settings.values
 MODE = 0
