@@ -197,6 +197,32 @@ def test_settings_file_with_a_wrong_sum_or_magic_gives_defaults(flash):
     assert not settings.Settings().load()
 
 
+
+def test_settings_cut_off_before_their_rename_are_the_newer_ones(flash):
+    """As with the game save: a whole temporary file is the newest settings
+    (power lost before or inside the rename); a broken one is dropped."""
+    s = settings.Settings()
+    s.values[settings.RULE] = 4
+    s.save()
+    old = (flash / settings.PATH).read_bytes()
+    s.values[settings.RULE] = 1
+    s.save()
+    new = (flash / settings.PATH).read_bytes()
+    (flash / settings.PATH).write_bytes(old)
+    (flash / settings._TMP).write_bytes(new)
+    t = settings.Settings()
+    assert t.load() and t.values[settings.RULE] == 1
+    assert sorted(os.listdir(flash)) == [settings.PATH]
+    assert (flash / settings.PATH).read_bytes() == new
+    (flash / settings.PATH).unlink()            # FAT: removed before the rename
+    (flash / settings._TMP).write_bytes(old)
+    u = settings.Settings()
+    assert u.load() and u.values[settings.RULE] == 4
+    (flash / settings._TMP).write_bytes(new[:-1])   # its write never finished
+    v = settings.Settings()
+    assert v.load() and v.values[settings.RULE] == 4
+    assert sorted(os.listdir(flash)) == [settings.PATH]
+
 def test_settings_are_written_only_when_they_changed(flash, monkeypatch):
     # the menu saves them every time it is left: unchanged, the flash is
     # not written (also right after boot, when they were just loaded)

@@ -42,6 +42,16 @@ def _end_phase(before):
     gc.collect()
 
 
+
+def _whole_snapshot(blob):
+    """recover()'s test for a match snapshot left in its temporary file."""
+    import match
+    try:
+        match.check_snapshot(blob)
+        return True
+    except ValueError:
+        return False
+
 def ai_levels():
     """The AI levels on offer: ai.LEVELS (a tuple the engine exports), else
     level 1. The search module is not imported to find out: its code and
@@ -175,10 +185,9 @@ class App:
         self.wait_key((PLACE, BACK, MENU), 5000)
 
     def offer_match(self):
-        try:
-            with open(savegame.MATCH, "rb") as f:
-                blob = f.read(300)
-        except OSError:
+        blob = savegame.recover(savegame.MATCH_TMP, savegame.MATCH,
+                                _whole_snapshot, 300)
+        if blob is None:
             return
         self.screen_lines(["Wireless match saved", "", "A: resume it",
                            "B: forget it"])

@@ -113,6 +113,15 @@ def _seed():
     return s
 
 
+def check_snapshot(b):
+    """Raise ValueError unless b is a whole snapshot() (magic, length, CRC)."""
+    if len(b) < 15 or b[:4] != _SNAP_MAGIC:
+        raise ValueError("not a match save")
+    n = len(b) - 2
+    if L.crc16(b, n) != (b[n] << 8) | b[n + 1] or b[12] != n - 13:
+        raise ValueError("match save is corrupt")
+
+
 class Match:
     def __init__(self, radio, host=True, rule=gomoku.FREESTYLE, host_colour=1,
                  seed=None, now_ms=None, _restore=None):
@@ -255,11 +264,7 @@ class Match:
     @classmethod
     def restore(cls, radio, blob, seed=None, now_ms=None):
         b = bytes(blob)
-        if len(b) < 15 or b[:4] != _SNAP_MAGIC:
-            raise ValueError("not a match save")
-        n = len(b) - 2
-        if L.crc16(b, n) != (b[n] << 8) | b[n + 1] or b[12] != n - 13:
-            raise ValueError("match save is corrupt")
+        check_snapshot(b)
         m = cls(radio, bool(b[4]), b[9], b[10], seed, now_ms, _restore=True)
         m._set_session((b[5] << 24) | (b[6] << 16) | (b[7] << 8) | b[8])
         m.game_no = b[11]

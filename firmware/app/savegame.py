@@ -15,6 +15,7 @@ PATH = "gomoku.sav"
 TMP = "gomoku.tmp"
 BAD = "gomoku.bad"
 MATCH = "gomoku.mat"    # a wireless match's snapshot (wireless.py)
+MATCH_TMP = "gomoku.mtt"
 _ENOSPC = const(28)         # a full flash (not every port's errno module names it)
 _HEAD = const(10)           # magic 4, version, rule, mode, level, human, n
 _MAX = const(_HEAD + 225 + 2)
@@ -140,37 +141,47 @@ def _remove(path):
         pass
 
 
-def _read(path):
+def _read(path, size):
     try:
         with open(path, "rb") as f:
-            return f.read(_MAX + 1)
+            return f.read(size)
     except OSError:
         return None
+
+
+def recover(tmp, path, complete, size=_MAX + 1):
+    """The newest of a replace()'s two files, read at boot (up to size
+    bytes), or None. Power cut after tmp was written and before the rename
+    leaves tmp the newest: if complete(data) accepts it, it takes path's
+    place; a broken tmp is dropped (its write never finished)."""
+    data = _read(tmp, size)
+    if data is not None:
+        if complete(data):
+            try:
+                _remove(path)
+                os.rename(tmp, path)
+            except OSError:
+                pass
+            return data
+        _remove(tmp)
+    return _read(path, size)
+
+
+def _decodes(data):
+    try:
+        decode(data)
+        return True
+    except ValueError:
+        return False
 
 
 def load():
     """At boot: (Saved or None, problem text or None). Never raises.
 
-    A complete TMP is the newest save (power was cut before the rename) and
-    replaces PATH; a broken TMP is dropped (its move never completed). A
-    broken PATH is renamed to BAD and reported.
+    A complete TMP is the newest save (see recover()). A broken PATH is
+    renamed to BAD and reported.
     """
-    tmp = _read(TMP)
-    if tmp is not None:
-        try:
-            saved = decode(tmp)
-        except ValueError:
-            saved = None
-        if saved is None:
-            _remove(TMP)
-        else:
-            try:
-                _remove(PATH)
-                os.rename(TMP, PATH)
-            except OSError:
-                pass
-            return saved, None
-    data = _read(PATH)
+    data = recover(TMP, PATH, _decodes)
     if data is None:
         return None, None
     try:

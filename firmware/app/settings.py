@@ -1,6 +1,6 @@
 """The last menu choices, remembered in flash (a few bytes, written atomically)."""
 from micropython import const
-from savegame import replace
+from savegame import recover, replace
 
 PATH = "gomoku.cfg"
 _TMP = "gomoku.cft"
@@ -33,13 +33,8 @@ class Settings:
 
     def load(self):
         """Defaults on a missing or damaged file; never raises."""
-        try:
-            with open(PATH, "rb") as f:
-                data = f.read(COUNT + 3)
-        except OSError:
-            return False
-        if len(data) != COUNT + 2 or data[0] != _MAGIC or \
-                sum(data[1:COUNT + 1]) & 0xFF != data[COUNT + 1]:
+        data = recover(_TMP, PATH, _complete, COUNT + 3)
+        if data is None or not _complete(data):
             return False
         for i in range(COUNT):
             self.values[i] = data[1 + i]
@@ -59,3 +54,8 @@ class Settings:
             self._saved[:] = b
         except OSError:
             pass    # a full or read-only flash costs the defaults, not the game
+
+
+def _complete(data):
+    return len(data) == COUNT + 2 and data[0] == _MAGIC and \
+        sum(data[1:COUNT + 1]) & 0xFF == data[COUNT + 1]

@@ -17,7 +17,7 @@ from controls import PLACE, BACK, MENU
 from tilt import RIGHT, LEFT, UP, DOWN
 
 PATH = savegame.MATCH
-_TMP = "gomoku.mtt"
+_TMP = savegame.MATCH_TMP
 _STEP = (RIGHT, LEFT, UP, DOWN)
 
 
