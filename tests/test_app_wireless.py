@@ -331,8 +331,14 @@ def test_the_match_loop_builds_no_text_while_nothing_changes(flash):
     w.show_link()
     m.state = M.LOST
     w.show_link()
+    m.last_peer_move = (8, 0)       # renju notation: I is a column, row 1 the bottom
+    w.show_link()
+    m.last_peer_move = (14, 14)
+    w.show_link()
     assert app.said == ["Code 4821  paired  peer H8",
-                            "Code 4821  peer lost  peer H8"]
+                        "Code 4821  peer lost  peer H8",
+                        "Code 4821  peer lost  peer I15",
+                        "Code 4821  peer lost  peer O1"]
 
 
 def test_only_b_forgets_a_saved_match(flash):

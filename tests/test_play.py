@@ -25,7 +25,7 @@ def boards(out, marked=False):
     lines = out.split("\n")
     for i, ln in enumerate(lines):
         if ln.lstrip("> ").startswith("a  b  c") and i + 15 < len(lines) and \
-                lines[i + 1].lstrip().startswith("1 "):
+                lines[i + 1].lstrip().startswith("15 "):
             stones = {}
             for y in range(15):
                 row = lines[i + 1 + y][3:3 + 45]
@@ -140,10 +140,14 @@ def test_a_level_the_engine_lacks_is_refused_on_the_command_line():
                                   % ", ".join(str(n) for n in play._levels())), proc.stderr
 
 
-@pytest.mark.parametrize("text,xy", [("h8", (7, 7)), ("7 7", (7, 7)), ("a1", (0, 0)),
-                                     ("o15", (14, 14)), (" 3,12 ", (3, 12)), ("B 2", (1, 1))])
+@pytest.mark.parametrize("text,xy", [("h8", (7, 7)), ("7 7", (7, 7)), ("a1", (0, 14)),
+                                     ("o15", (14, 0)), (" 3,12 ", (3, 12)), ("B 2", (1, 13)),
+                                     ("i3", (8, 12))])
 def test_parse_move(text, xy):
+    """Renju notation (row 1 at the bottom, i a column) or Gomocup's x y."""
     assert play.parse_move(text) == xy
+    if text[0].isalpha():
+        assert play.name(*xy) == text.strip().lower().replace(" ", "")
 
 
 @pytest.mark.parametrize("text", ["p1", "a0", "a16", "15 0", "1", "1 2 3", "h", "-1 3", "x y"])

@@ -23,7 +23,8 @@ LETTERS = "abcdefghijklmno"
 RULES = {0: "freestyle (five or more)", 1: "standard (exactly five)",
          4: "renju (black: no 3-3, 4-4, overline)"}
 STONE = {0: ".", 1: "X", 2: "O"}
-HELP = ("Moves: h8 (column a-o, row 1-15) or 7 7 (x y from 0).\n"
+HELP = ("Moves: h8 (column a-o, row 1-15 from the bottom) or 7 7 (x y from 0,\n"
+        "y from the top, as Gomocup counts).\n"
         "u undo, n new game, q quit, ? this help.")
 QUIT = ("q", "quit", "exit")
 
@@ -47,7 +48,7 @@ def parse_move(text):
             raise ValueError("column %r is not a-o" % col)
         if not row.isdigit():
             raise ValueError("%r: a column letter wants a row number, like h8" % text)
-        x, y = LETTERS.index(col), int(row) - 1
+        x, y = LETTERS.index(col), SIZE - int(row)
     else:
         parts = t.replace(",", " ").split()
         if len(parts) != 2 or not all(p.isdigit() for p in parts):
@@ -59,7 +60,8 @@ def parse_move(text):
 
 
 def name(x, y):
-    return "%s%d" % (LETTERS[x], y + 1)
+    """Renju notation: column a-o, row 1-15 counted from the bottom."""
+    return "%s%d" % (LETTERS[x], SIZE - y)
 
 
 def draw(g, last=None, marks=()):
@@ -73,7 +75,7 @@ def draw(g, last=None, marks=()):
                 s = "!"
             cells.append("[%s]" % s if (x, y) == last else " %s " % s)
         line = "".join(cells)
-        rows.append("%2d %s %d" % (y + 1, line, y + 1))
+        rows.append("%2d %s %d" % (SIZE - y, line, SIZE - y))
     rows.append(rows[0])
     return "\n".join(rows)
 

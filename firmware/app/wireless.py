@@ -196,7 +196,8 @@ class Wireless:
         self.shown = (m.state, p)
         text = "Code %s  %s" % (m.code, m.state)
         if p is not None:
-            text += "  peer %s%d" % ("ABCDEFGHJKLMNOP"[p[0]], 15 - p[1])
+            # renju notation: columns A-O, rows 1-15 counted from the bottom
+            text += "  peer %s%d" % ("ABCDEFGHIJKLMNO"[p[0]], 15 - p[1])
         else:
             text += "  " + RULE_NAMES[RULES.index(m.rule)]
         self.app.say(text, ALERT if m.state == M.LOST else TEXT)
