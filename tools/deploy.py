@@ -141,6 +141,10 @@ def deploy_command(board, port, build_root=BUILD, soft_reset=True,
     check_platform=False deploys whatever port the board's MicroPython is
     (the .mpy version is checked still).
     """
+    boards = _build.boards()
+    if board not in boards:
+        raise DeployError("unknown board %r; boards: %s"
+                          % (board, ", ".join(sorted(boards))))
     out = Path(build_root) / board
     lib = out / "lib"
     main = out / "main.py"
@@ -153,10 +157,6 @@ def deploy_command(board, port, build_root=BUILD, soft_reset=True,
     mpys = sorted(lib.glob("*.mpy"))
     if not any(p.name == "board.mpy" for p in mpys):
         raise DeployError("%s has no board.mpy: not a board build" % lib)
-    boards = _build.boards()
-    if board not in boards:
-        raise DeployError("unknown board %r; boards: %s"
-                          % (board, ", ".join(sorted(boards))))
     names = [p.stem for p in mpys]
     mpy, native = _mpy_header(mpys)
     hint = {}
