@@ -19,3 +19,36 @@ def test_deploy_names_an_unknown_board_before_looking_for_its_build(tmp_path,
     err = capsys.readouterr().err
     assert "unknown board 'pico'" in err and "pico_lcd13" in err, err
     assert "make build" not in err, err
+
+
+# ---- tools/arena.py ---------------------------------------------------------
+import arena  # noqa: E402
+
+
+@pytest.mark.parametrize("command, reason", [
+    ("python 'tools/pbrain.py", "No closing quotation"),
+    ("", "names no program"),
+    ("   ", "names no program"),
+])
+def test_arena_refuses_a_brain_command_it_cannot_run_by_name(command, reason,
+                                                              capsys):
+    """A command line with an unclosed quote or no program at all: one
+    usage error naming it, not a traceback out of a worker thread."""
+    with pytest.raises(SystemExit) as e:
+        arena.main([command, "python tools/pbrain.py", "--games", "1"])
+    assert e.value.code == 2
+    err = capsys.readouterr().err
+    assert reason in err and "Traceback" not in err, err
+    with pytest.raises(ValueError, match=reason):
+        arena.run_match(command, "python tools/pbrain.py", games=1)
+
+
+@pytest.mark.parametrize("timeout", ["0", "-1", "nan", "inf", "soon"])
+def test_arena_refuses_a_timeout_that_is_no_time(timeout, capsys):
+    """--timeout 0 (or less) lost every game at START ("black failed to
+    start: timeout"), blaming the brains."""
+    with pytest.raises(SystemExit) as e:
+        arena.main(["python tools/pbrain.py", "python tools/pbrain.py",
+                    "--timeout", timeout])
+    assert e.value.code == 2
+    assert "not a time in seconds" in capsys.readouterr().err

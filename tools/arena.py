@@ -52,11 +52,26 @@ class BrainError(Exception):
     """The brain crashed, timed out or said something that is not a move."""
 
 
+def brain_argv(command):
+    """A brain's command (a string, split as a shell would, or a list) as
+    argv; ValueError if it names no program or its quotes do not close."""
+    if isinstance(command, str):
+        try:
+            argv = shlex.split(command)
+        except ValueError as e:
+            raise ValueError("brain command %r: %s" % (command, e)) from None
+    else:
+        argv = list(command)
+    if not argv:
+        raise ValueError("brain command %r names no program" % (command,))
+    return argv
+
+
 class Brain:
     """One brain process, driven over stdin/stdout."""
 
     def __init__(self, command, name=None, cwd=None):
-        self.argv = shlex.split(command) if isinstance(command, str) else list(command)
+        self.argv = brain_argv(command)
         self.name = name or " ".join(self.argv)
         self.proc = subprocess.Popen(
             self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -322,7 +337,10 @@ def brain_seed(game_seed, color):
 
 def run_match(cmd_a, cmd_b, games=10, rule=FREESTYLE, timeout=30.0, seed=1,
               workers=2, names=None, progress=None):
-    """Play `games` games (rounded up to pairs), colours swapped in each pair."""
+    """Play `games` games (rounded up to pairs), colours swapped in each pair.
+    ValueError (before any game) for a command brain_argv refuses."""
+    for cmd in (cmd_a, cmd_b):
+        brain_argv(cmd)
     jobs = []
     for op, a_black, n in schedule(games, seed, rule):
         if a_black:
@@ -345,6 +363,19 @@ def run_match(cmd_a, cmd_b, games=10, rule=FREESTYLE, timeout=30.0, seed=1,
     return MatchResult(names or [str(cmd_a), str(cmd_b)], records, rule)
 
 
+def _seconds(text):
+    """--timeout: a number of seconds, more than 0 (0 would lose every game
+    before its first move, as "failed to start: timeout")."""
+    try:
+        t = float(text)
+    except ValueError:
+        t = 0.0
+    if not 0 < t < float("inf"):
+        raise argparse.ArgumentTypeError("%s is not a time in seconds (more "
+                                         "than 0)" % text)
+    return t
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("engine_a", help="brain command (quoted), e.g. "
@@ -353,7 +384,7 @@ def main(argv=None):
     ap.add_argument("--games", type=int, default=10, help="games (rounded up to pairs)")
     ap.add_argument("--rule", type=int, default=0, choices=(0, 1, 4),
                     help="0 freestyle, 1 standard, 4 renju")
-    ap.add_argument("--timeout", type=float, default=30.0,
+    ap.add_argument("--timeout", type=_seconds, default=30.0,
                     help="seconds per move before the brain loses")
     ap.add_argument("--seed", type=int, default=1, help="opening seed")
     ap.add_argument("--workers", type=int, default=2, help="games played at once")
@@ -361,6 +392,11 @@ def main(argv=None):
     args = ap.parse_args(argv)
     if args.games < 1:
         ap.error("--games must be at least 1")
+    for cmd in (args.engine_a, args.engine_b):
+        try:
+            brain_argv(cmd)
+        except ValueError as e:
+            ap.error(str(e))
 
     def show(rec):
         if args.verbose:
