@@ -214,7 +214,7 @@ def play_game(cmd_black, cmd_white, opening=(), rule=FREESTYLE, timeout=30.0,
     fresh = {1: True, 2: True}
     try:
         for color, cmd in ((1, cmd_black), (2, cmd_white)):
-            idx = idx_black if color == 1 else idx_white
+            other = idx_white if color == 1 else idx_black
             try:
                 b = Brain(cmd.replace("{seed}", str(brain_seed(seed, color))))
                 brains[color] = b
@@ -225,11 +225,11 @@ def play_game(cmd_black, cmd_white, opening=(), rule=FREESTYLE, timeout=30.0,
                 b.send("INFO rule %d" % rule)
                 b.send("INFO timeout_turn %d" % int(timeout * 1000))
             except BrainError as e:
-                rec.winner = idx_white if color == 1 else idx_black
+                rec.winner = other
                 rec.reason = "%s failed to start: %s" % ("black" if color == 1 else "white", e)
                 return rec
             except OSError as e:
-                rec.winner = idx_white if color == 1 else idx_black
+                rec.winner = other
                 rec.reason = "cannot run %r: %s" % (cmd, e)
                 return rec
         while g.winner == 0 and len(history) < max_moves:
