@@ -34,6 +34,7 @@ The run stops at the script's end (or `until_ms`): a ScriptDone is raised
 from inside the firmware's next sleep and caught by `run`.
 """
 import json
+import math
 import os
 import sys
 
@@ -104,6 +105,11 @@ class Script:
                         kind, lo if lo == hi else "%d or %d" % (lo, hi)))
                 if kind in ("tilt", "lean"):
                     args = [float(a) for a in args]
+                    if not all(math.isfinite(a) for a in args):
+                        # inf/nan would reach the gyro model as a NaN
+                        # rate, failing inside the firmware's read
+                        raise ValueError("%s wants finite numbers, not %s"
+                                         % (kind, " ".join(words[1:])))
                 elif kind == "tap" and len(args) == 2:
                     args = [args[0], int(args[1])]
                     if args[1] < 1:

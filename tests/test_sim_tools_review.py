@@ -52,3 +52,28 @@ def test_arena_refuses_a_timeout_that_is_no_time(timeout, capsys):
                     "--timeout", timeout])
     assert e.value.code == 2
     assert "not a time in seconds" in capsys.readouterr().err
+
+
+# ---- host_sim: scripts and the command line ----------------------------------
+import host_sim  # noqa: E402
+
+host_sim.install()
+from host_sim import __main__ as sim_cli  # noqa: E402
+from host_sim import device  # noqa: E402
+
+
+@pytest.mark.parametrize("line", ["tilt inf 0", "tilt 0 nan", "lean -inf 0",
+                                  "lean nan nan"])
+def test_a_script_tilt_that_is_no_number_is_refused_at_its_line(line,
+                                                                 tmp_path):
+    """`tilt inf 0` was taken: the gyro model then read a NaN rate and the
+    firmware showed "Error (ValueError: cannot convert float NaN to
+    integer). The game restarts.", blaming the handheld for the script."""
+    with pytest.raises(device.ScriptError, match="finite"):
+        device.Script.parse("at 500\n" + line + "\n")
+    script = tmp_path / "s.txt"
+    script.write_text("at 500\n%s\nwait 1000\n" % line)
+    with pytest.raises(SystemExit) as e:
+        sim_cli.main(["--headless", "--script", str(script),
+                      "--flash", str(tmp_path / "flash")])
+    assert str(e.value).startswith("script: %s:2: " % script), e.value
