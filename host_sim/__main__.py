@@ -42,6 +42,20 @@ def port(text):
     return n
 
 
+def at_least(least, what):
+    """An argparse type: an int of at least `least`."""
+    def number(text):
+        try:
+            n = int(text)
+        except ValueError:
+            n = None
+        if n is None or n < least:
+            raise argparse.ArgumentTypeError("%s is not %s (a whole number, "
+                                             "at least %d)" % (text, what, least))
+        return n
+    return number
+
+
 def parse(argv):
     p = argparse.ArgumentParser(
         prog="python -m host_sim", description=__doc__.split("\n\n")[0],
@@ -57,7 +71,7 @@ def parse(argv):
                     help="no view: play --script on the virtual clock "
                          "(or the wall clock: --realtime)")
     p.add_argument("--script", help="timed events to play (see device.py)")
-    p.add_argument("--until", type=int, metavar="MS",
+    p.add_argument("--until", type=at_least(0, "a time in ms"), metavar="MS",
                    help="stop after MS of simulated time")
     p.add_argument("--shots", metavar="DIR", default=None,
                    help="where screenshots go (default: current dir)")
@@ -71,7 +85,8 @@ def parse(argv):
                         "files (gomoku.*) from the flash dir first, so a "
                         "script meets the menu's defaults, not the choices "
                         "and games an earlier run left there")
-    p.add_argument("--scale", type=int, default=2, help="window zoom")
+    p.add_argument("--scale", type=at_least(1, "a zoom"), default=2,
+                   help="window zoom")
     p.add_argument("--realtime", action="store_true",
                    help="headless on the wall clock (script times are real "
                         "milliseconds); implied by --udp")

@@ -77,3 +77,19 @@ def test_a_script_tilt_that_is_no_number_is_refused_at_its_line(line,
         sim_cli.main(["--headless", "--script", str(script),
                       "--flash", str(tmp_path / "flash")])
     assert str(e.value).startswith("script: %s:2: " % script), e.value
+
+
+@pytest.mark.parametrize("args, word", [
+    (["--scale", "0"], "zoom"), (["--scale", "-3"], "zoom"),
+    (["--until", "-5"], "time in ms")])
+def test_cli_refuses_a_zoom_or_end_time_out_of_range(args, word, capsys):
+    """--scale 0 opened a window with a screen of no size, --scale -3 said
+    "no window: Cannot set negative sized display mode" (and, in a
+    terminal, quietly fell back to it), --until -5 ran 1 ms: each is now
+    a usage error naming the option."""
+    with pytest.raises(SystemExit) as e:
+        sim_cli.parse(args + ["--headless"])
+    assert e.value.code == 2
+    err = capsys.readouterr().err
+    assert args[0] in err and word in err, err
+    assert sim_cli.parse(["--scale", "1", "--until", "0"]).scale == 1
