@@ -92,6 +92,7 @@ class WindowView:
         self.font = pygame.font.Font(None, 20)
         self.hand = device.hand() if device.tilt_source is not None else None
         self.held = set()           # buttons held down by mouse or key
+        self.mouse_button = None    # the button the mouse holds down
         self.keys_tilt = set()
         self.drag = None
         self._last = 0.0
@@ -176,9 +177,8 @@ class WindowView:
                 self.drag = (self.drag[0], ev.pos)
                 self._update_tilt()
             elif ev.type == pg.MOUSEBUTTONUP and ev.button == 1:
-                name = getattr(self, "mouse_button", None)
-                if name:
-                    self._release(name)
+                if self.mouse_button:
+                    self._release(self.mouse_button)
                     self.mouse_button = None
                 if self.drag is not None:
                     self.drag = None
