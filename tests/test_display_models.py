@@ -430,3 +430,17 @@ def test_ili9341_module_without_rdid4_on_spi_reads_all_ones():
     g.boot()
     assert g.read(0xD3, 4) == b"\xff" * 4
     assert g.m.errors == []
+
+
+def test_rddpm_reports_idle_and_partial_mode():
+    """RDDPM D6 is IDMON and D5 PTLON (D3 NORON is PTLON's opposite): the
+    model kept both modes but read them back as off."""
+    h = st()
+    h.boot()
+    h.cmd(dcs.IDMON)
+    assert h.read(dcs.RDDPM, 1)[0] == 0xDC    # and idle on
+    h.cmd(dcs.PTLON)
+    assert h.read(dcs.RDDPM, 1)[0] == 0xF4    # partial: PTLON set, NORON clear
+    h.cmd(dcs.IDMOFF)
+    h.cmd(dcs.NORON)
+    assert h.read(dcs.RDDPM, 1)[0] == 0x9C

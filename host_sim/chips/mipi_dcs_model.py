@@ -340,7 +340,10 @@ class DcsPanel:
     def _reply(self, cmd):
         """Bytes clocked out after a read command, or None if not a read."""
         if cmd == RDDPM:
+            # BSTON, IDMON, PTLON, SLPOUT, NORON, DISON (D7..D2)
             v = 0x80 if not self.sleeping else 0
+            v |= 0x40 if self.idle else 0
+            v |= 0x20 if self.partial else 0
             v |= 0x10 if not self.sleeping else 0
             v |= 0x08 if not self.partial else 0
             v |= 0x04 if self.display_on else 0
