@@ -96,18 +96,26 @@ def test_hosted_match_to_the_winner(flash):
     assert snaps["banner"] == [bv.BANNER]
 
 
-def test_reset_mid_match_resumes_and_resyncs(flash):
+def play_through_a_reset(flash, times=None):
+    """Host, place three stones, reset, resume the saved match, place the
+    other two of the row: -> (device, peer, snaps "offer", "resumed", "end").
+    times, if given, gets the script's ms of the "third" move and the
+    "reset" (read while the device runs)."""
     from host_sim import device
     dev = device.Device(board_sim, str(flash))
     peer = Peer(dev.medium)
     s = Script()
     start_hosting(s)
     row = [7 * 15 + x for x in range(3, 8)]
+    times = {} if times is None else times
     for i in row[:3]:
+        times["third"] = s.t
         s.place(i)
         s.wait(400)
+    times["reset"] = s.t
     s.reset()
     s.wait(1500)
+    s.snap("offer", band(0, 60))
     s.cursor = 7 * 15 + 7
     s.tap("place")          # "Wireless match saved": resume it
     s.wait(1500)            # resync with the peer
@@ -116,7 +124,11 @@ def test_reset_mid_match_resumes_and_resyncs(flash):
         s.place(i)
         s.wait(400)
     s.snap("end", [stone_point(VIEW, i) for i in range(225)])
-    snaps = run_device(board_sim, s.end(), str(flash), dev=dev).snaps
+    return dev, peer, run_device(board_sim, s.end(), str(flash), dev=dev).snaps
+
+
+def test_reset_mid_match_resumes_and_resyncs(flash):
+    dev, peer, snaps = play_through_a_reset(flash)
     assert dev.resets == 1
     m = peer.m
     assert board_of(snaps["resumed"]).count(1) == 3
@@ -128,48 +140,27 @@ def test_reset_mid_match_resumes_and_resyncs(flash):
     assert m.count == 9 and m.stats["divergences"] == 0
 
 
-
 def test_a_match_cut_off_mid_save_resumes_from_its_temporary_file(flash, monkeypatch):
     """Power lost inside a save's rename (on FAT: the old snapshot already
     removed, the new one still under its temporary name) loses nothing:
     at boot the whole temporary file is the match, offered and resumed."""
-    from host_sim import device
     real = os.rename
     refused = []
-    window = [0, 0]
+    times = {}
 
-    def rename(src, dst):
-        if dst == "gomoku.mat" and window[0] <= time.ticks_ms() < window[1]:
+    def rename(src, dst):       # fails for the saves of the third moves
+        if dst == "gomoku.mat" and times["third"] <= time.ticks_ms() < times["reset"]:
             refused.append(src)
             raise OSError(5, "power lost")
         return real(src, dst)
     monkeypatch.setattr(os, "rename", rename)
-    dev = device.Device(board_sim, str(flash))
-    peer = Peer(dev.medium)
-    s = Script()
-    start_hosting(s)
-    row = [7 * 15 + x for x in range(3, 8)]
-    for i in row[:3]:
-        window[0] = s.t             # the saves of the third moves
-        s.place(i)
-        s.wait(400)
-    window[1] = s.t
-    s.reset()
-    s.wait(1500)
-    s.snap("offer", band(0, 60))
-    s.cursor = 7 * 15 + 7
-    s.tap("place")          # "Wireless match saved": resume it
-    s.wait(1500)
-    s.snap("resumed", [stone_point(VIEW, i) for i in range(225)])
-    for i in row[3:]:
-        s.place(i)
-        s.wait(400)
-    snaps = run_device(board_sim, s.end(), str(flash), dev=dev).snaps
+    dev, peer, snaps = play_through_a_reset(flash, times)
     assert refused and set(refused) == {"gomoku.mtt"} and dev.resets == 1
     assert "Wireless match saved" in screen_text(snaps["offer"], 60)
     resumed = board_of(snaps["resumed"])
     assert resumed.count(1) == 3 and resumed.count(2) == 3
     assert peer.m.count == 9 and peer.m.game.winner == 1
+
 
 def test_a_waiting_match_does_not_rewrite_the_save(flash, monkeypatch):
     """The snapshot is written when it changes (pairing, each move), not
