@@ -258,11 +258,22 @@ def test_a_firmware_fault_is_shown_and_the_game_restarts(tmp_path, capsys):
             return run(a)
         app.App.run = faulty
         fw.main()
+    import sim_clock
+    from app_script import band
     dev = device.Device(board_sim, str(tmp_path))
+    screens = {}
+    # the note waits 5 s for a key: up at 2 s, the game's menu back by 9 s
+    for t in (2000, 9000):
+        sim_clock.call_at(t * 1000, lambda t=t: screens.__setitem__(
+            t, screen_text([dev.lcd.pixel(x, y) for x, y in band(0, 240)],
+                           240)))
     dev.run(until_ms=12000, main=main)
     out = capsys.readouterr().out
+    note = "Error (RuntimeError: maximum recursion depth exceeded). The game restarts."
     assert "gomoku: RuntimeError: maximum recursion depth exceeded" in out
     # the traceback, for a bug report: where it happened
     assert "Traceback" in out and "in faulty" in out
-    assert "Error (RuntimeError: maximum recursion depth exceeded). The game restarts." in out
-    assert len(runs) == 2
+    assert note in out
+    # on the screen, where the player reads it (wrapped at the glass's width)
+    assert " ".join(screens[2000][:2]) == note, screens[2000]
+    assert len(runs) == 2 and "> Start" in screens[9000], screens[9000]
