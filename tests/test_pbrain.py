@@ -268,31 +268,56 @@ def test_end_of_input_exits_cleanly():
         b.close()
 
 
-def _level2_game(seed, moves=8):
-    """The brain's replies to a fixed sequence of opponent moves."""
+_OPPONENT = [(7, 7), (8, 6), (6, 9), (9, 9), (5, 5), (10, 3), (3, 10), (11, 11)]
+
+
+def _level2_game(reply):
+    """The replies reply(game, x, y) gives to a fixed sequence of opponent
+    moves (each moved along its row off a stone already there)."""
+    g = gomoku.Game()
+    out = []
+    for x, y in _OPPONENT:
+        while g.stone(x, y):
+            x = (x + 1) % 15
+        g.play(x, y)
+        mx, my = reply(g, x, y)
+        g.play(mx, my)
+        out.append((mx, my))
+        if g.winner:
+            break
+    return out
+
+
+def _brain_game(seed):
     b = Pbrain("--level", "2", "--seed", str(seed))
     try:
         assert b.ask("START 15") == "OK"
-        g = gomoku.Game()
-        out = []
-        opp = [(7, 7), (8, 6), (6, 9), (9, 9), (5, 5), (10, 3), (3, 10), (11, 11)]
-        for x, y in opp[:moves]:
-            while g.stone(x, y):
-                x = (x + 1) % 15
-            g.play(x, y)
-            ans = b.ask("TURN %d,%d" % (x, y))
-            mx, my = xy(ans)
-            g.play(mx, my)
-            out.append((mx, my))
-            if g.winner:
-                break
-        return out
+        return _level2_game(lambda g, x, y: xy(b.ask("TURN %d,%d" % (x, y))))
     finally:
         b.close()
 
 
+def _engine_game(seed):
+    """The same game answered in this process by level 2 after ai.seed."""
+    def reply(g, x, y):
+        m = ai.best_move(g, 2)
+        return m % 15, m // 15
+    ai.seed(seed)
+    try:
+        return _level2_game(reply)
+    finally:
+        ai.seed(1)          # the search's seed at import (movepick)
+
+
 def test_seed_replays_a_search_game():
-    assert _level2_game(5) == _level2_game(5)
+    """--seed N seeds the search as ai.seed(N) does: the brain plays the
+    engine's own game for that seed, the same each time it is run. The seed
+    matters in this game (seed 1, the search's default, plays another), so
+    a brain that ignored --seed would not pass."""
+    want = _engine_game(5)
+    assert _engine_game(1) != want
+    assert _brain_game(5) == want
+    assert _brain_game(5) == want
 
 
 def test_an_info_problem_is_told_at_the_next_move_command(brain):
