@@ -419,7 +419,18 @@ def test_end_screen_highlights_the_engines_winning_row(case, flash):
     s.snap("unwon:mark", [VIEW.center(i) for i in ALL])
     rig = run_device(board_sim, s.end(), flash)
     assert rig.snaps["banner"] == [bv.BANNER]
+    assert screen_text(rig.snaps["banner:text"], VIEW.status.h) == ["Black wins!"]
     assert [i for i in ALL if rig.snaps["end:bg"][i] == bv.WIN] == want
+    # the winning move taken back: neither row is shown, the mark is back
+    # on the move before (white's last)
+    order = []
+    for k, (x, y) in enumerate(black):
+        order.append(y * 15 + x)
+        if k < len(white):
+            order.append(white[k][1] * 15 + white[k][0])
+    assert board_from(rig, "unwon") == expected(order[:-1], rule)
+    assert bv.WIN not in rig.snaps["unwon:bg"]
+    assert [i for i in ALL if rig.snaps["unwon:mark"][i] == bv.LAST] == [order[-2]]
 
 
 def test_new_game_from_the_pause_menu_gives_up_the_old_save(flash):
