@@ -43,7 +43,27 @@ def test_make_bench_fails_when_one_bench_fails_and_runs_the_rest(tmp_path, monke
     assert "!! bench_b failed (exit 3)" in out
     assert out[-1] == "failed: bench_b"
     assert "== bench_c" in out                  # the rest still ran
+    assert "bench_b ran" in out                 # its lines are passed through
     (tmp_path / "bench" / "bench_b.py").write_text("print('fixed')\n")
+    assert make_bench.main() == 0
+    assert not any(ln.startswith(("!!", "failed")) for ln in lines(capsys))
+
+
+def test_make_bench_fails_on_a_cost_over_budget_not_on_a_missed_target(
+        tmp_path, monkeypatch, capsys):
+    """A cost past its budget fails `make bench` as a failed run does; a win
+    rate under its target is a figure, reported as MISSED."""
+    import bench as make_bench
+    (tmp_path / "bench").mkdir()
+    script = tmp_path / "bench" / "bench_a.py"
+    monkeypatch.setattr(make_bench, "ROOT", tmp_path)
+    script.write_text("print('heap: 9 bytes (budget <= 8) OVER BUDGET')\n"
+                      "print('time: 1 ms (budget <= 2) OVER BUDGET')\n")
+    assert make_bench.main() == 1
+    out = lines(capsys)
+    assert "!! bench_a 2 lines OVER BUDGET" in out and out[-1] == "failed: bench_a"
+    script.write_text("print('level 2 vs x: 80% (budget >= 90%) MISSED')\n"
+                      "print('OVER BUDGET is what a line ends with, not this one')\n")
     assert make_bench.main() == 0
     assert not any(ln.startswith(("!!", "failed")) for ln in lines(capsys))
 
