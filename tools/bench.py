@@ -7,6 +7,7 @@ A script that fails, or prints a cost OVER BUDGET, is reported and the rest
 still run; the exit code is then non-zero. A win rate MISSED is a figure
 against its target (docs/AI.md), not a failed run.
 """
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -17,7 +18,8 @@ ROOT = Path(__file__).resolve().parents[1]
 def run(script):
     """Run one bench, its lines passed through: -> why it failed, or None."""
     over = 0
-    with subprocess.Popen([sys.executable, str(script)], cwd=str(ROOT),
+    env = dict(os.environ, PYTHONUNBUFFERED="1")    # each line as it comes
+    with subprocess.Popen([sys.executable, str(script)], cwd=str(ROOT), env=env,
                           stdout=subprocess.PIPE, text=True, bufsize=1) as proc:
         for line in proc.stdout:
             print(line, end="", flush=True)
