@@ -3,7 +3,7 @@
 # Higher levels come from the search module, imported only when asked for.
 # per-direction weight of a shape code (see gomoku). Sums rank: five >
 # straight four, double four, four-three (>= 780) > double three (>= 600)
-# > four > three > twos. Only OVERLINE is odd.
+# > four > three > twos.
 _W = (0, 1, 6, 20, 30, 300, 320, 480, 4000, 4000, 30000)
 SEED = [0]
 # the levels the handheld's menu offers: 1 here, 2 in search (its top).
@@ -61,9 +61,10 @@ def best_move(g, level=1):
             else:
                 k = a + d + d
             if k > best and why:
-                # renju: black's double three/four or overline may be forbidden
+                # renju: a point where black has a shape, short of a five,
+                # may be forbidden to black (a new best is rare: ask why)
                 s = a if me == 1 else d
-                if (s & 1 or 600 <= s < 30000) and why(g, p):
+                if 0 < s < 30000 and why(g, p):
                     k = -999 if me == 1 else _key(a, 0)
         elif bd[p >> 2] >> ((p & 3) << 1) & 3:
             k = -999

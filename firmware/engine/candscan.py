@@ -78,9 +78,18 @@ def gen(g, ply, me):
                 d += W[f & 15] + W[f >> 4]
             if why:
                 # a point forbidden to black: black cannot take it, white
-                # need not block it
-                k = a if me == 1 else d
-                if (k & 1 or 600 <= k < 30000) and why(g, p):
+                # need not block it. Black's codes there (i, a nibble each)
+                # forbid it only if they add up to 600 short of a five (two
+                # threes or fours) or one is an overline, 1: after the xor
+                # a 0 nibble, which the borrow test finds
+                if me == 1:
+                    k = a
+                    i = v | w << 8
+                else:
+                    k = d
+                    i = e | f << 8
+                i ^= 0x1111
+                if (600 <= k < 30000 or (i - 0x1111) & ~i & 0x8888) and why(g, p):
                     if me == 1:
                         a = -1
                     else:
