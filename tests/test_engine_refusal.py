@@ -23,6 +23,8 @@ said(g.play, 15, 0)
 said(g.stone, -1, 2)
 g.play(7, 7)
 said(g.play, 7, 7)
+said(ai.best_move, g, 0)
+said(ai.best_move, g, 4)
 g = build(gomoku.RENJU, [(6, 7), (7, 7), (8, 5), (8, 6)])
 g.play(0, 4)
 said(g.play, 8, 7)
@@ -44,6 +46,8 @@ EXPECTED = [
     "(15, 0) is off the board",
     "(-1, 2) is off the board",
     "(7, 7) is occupied",
+    "level 0 not available",
+    "level 4 not available",
     "(8, 7) is forbidden for black: double three",
     "(7, 7) is forbidden for black: double four",
     "(3, 5) is forbidden for black: overline",

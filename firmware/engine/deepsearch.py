@@ -66,7 +66,8 @@ def levels():
 def prepare(level):
     global _tt
     if not 3 <= level < 3 + len(_LV):
-        raise ValueError("level %d not available (2..%d)" % (level, 2 + len(_LV)))
+        import refusal
+        raise refusal.error(8, level)               # no such level
     if _lv[0] != level:
         _tt = bytearray(0)   # free the old table before the new one
         _tt = bytearray(_LV[level - 3][4])
@@ -280,7 +281,8 @@ def _guard(g, me, n, L):
 
 def best_move(g, level):
     if g.winner:
-        raise ValueError("game over")
+        import refusal
+        raise refusal.error(2)                      # game over
     prepare(level)
     _lv[1] = _lv[1] % 63 + 1
     if _lv[1] == 1:

@@ -111,9 +111,11 @@ def best_move(g, level):
             raise refusal.error(8, level)
         return deepsearch.best_move(g, level)
     if level != 2:
-        raise ValueError("level %d is not a search level" % level)
+        import refusal
+        raise refusal.error(8, level)               # no such level
     if g.winner:
-        raise ValueError("game over")
+        import refusal
+        raise refusal.error(2)                      # game over
     if g.moves == 0:
         return 112
     G = _g
