@@ -2,6 +2,7 @@
 from candscan import _g, const
 
 _PRNG = const(9)            # candscan._g slot
+_BIG = const(29000)         # beyond: a mate score (search's, deepsearch's)
 
 
 def seed(n):
@@ -23,16 +24,19 @@ seed(1)
 
 def pick(R, V, n, best, margin):
     # a seeded choice among moves within `margin` of the best (none if mating)
+    if not -_BIG < best < _BIG:
+        margin = 0
+    best -= margin
     c = 0
     k = 0
     while k < n:
-        if V[k] >= best - (margin if -29000 < best < 29000 else 0):
+        if V[k] >= best:
             c += 1
         k += 1
     c = _rand() % c
     k = 0
     while k < n:
-        if V[k] >= best - (margin if -29000 < best < 29000 else 0):
+        if V[k] >= best:
             if not c:
                 return R[k]
             c -= 1

@@ -18,6 +18,7 @@ from movepick import seed, pick, _any  # noqa: F401 (ai, deepsearch)
 from vcf import vcf
 
 _WIN = const(30000)         # a five's weight in candscan._W: won
+_BIG = const(29000)         # beyond: a mate score
 _TT = const(25000)          # a double three against no four: won, barring a VCF
 # candscan's, as test_engine_consts checks
 _MW = const(10)
@@ -149,7 +150,7 @@ def best_move(g, level):
             if v > best:
                 best = v
             k += 1
-        if best > -29000 or not t:
+        if best > -_BIG or not t:
             break
         # lost at three plies whatever it plays: choose by two, which holds
         # off what is nearest (an opponent may not find the deeper win)
