@@ -78,8 +78,9 @@ def why(g, i):
     # and compiling renju on the micro:bit is the engine's tightest import)
     pat = g.pat
     t = _tally(pat, i, -1)
-    if _bad(t) != 1:
-        return _bad(t)
+    r = _bad(t)
+    if r != 1:
+        return r
     ln = LINE
     n3 = 0
     for d in range(4):
