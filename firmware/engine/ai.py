@@ -14,7 +14,7 @@ LEVELS = (1, 2)
 
 
 def seed(n):
-    # seeds the search levels' PRNG (kept in SEED for search)
+    # seeds the search levels' PRNG; SEED keeps n, for a test to read back
     SEED[0] = n
     try:
         import search
