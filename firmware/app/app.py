@@ -42,7 +42,6 @@ def _end_phase(before):
     gc.collect()
 
 
-
 def _whole_snapshot(blob):
     """recover()'s test for a match snapshot left in its temporary file."""
     import match
@@ -51,6 +50,7 @@ def _whole_snapshot(blob):
         return True
     except ValueError:
         return False
+
 
 def ai_levels():
     """The AI levels on offer: ai.LEVELS (a tuple the engine exports), else
