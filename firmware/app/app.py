@@ -178,11 +178,13 @@ class App:
                 return 0
 
     def show_note(self, note):
+        """The note until a key, or time to read it: 5 s, 60 ms a character
+        for a long one (a missing gyro's note, with how to steer, is 250)."""
         width = (self.lcd.width - 12) // self.fw
         note = self.controls.keys(note)
         print(note)
         self.screen_lines(wrap(note, width) + ["", "A: continue"], ALERT)
-        self.wait_key((PLACE, BACK, MENU), 5000)
+        self.wait_key((PLACE, BACK, MENU), max(5000, 60 * len(note)))
 
     def offer_match(self):
         blob = savegame.recover(savegame.MATCH_TMP, savegame.MATCH,
