@@ -191,6 +191,15 @@ def test_renju_black_whose_only_block_is_forbidden_still_plays_a_legal_move(leve
     assert g.turn == 1 and fives(g, 2) == [8 * 15 + 8] and g.forbidden(8, 8)
     m = ai.best_move(g, level)
     assert g.stone(m % 15, m // 15) == 0 and not g.forbidden(m % 15, m // 15)
+    # the same at the top edge, where a lost side's fallback move (the first
+    # free point in board order) would be the forbidden one: (0, 0) and
+    # (1, 0) are taken, and (2, 0), white's five down column 2, joins
+    # black's row 0 into six
+    g = position([(0, 0), (1, 0), (3, 0), (4, 0), (5, 0), (2, 5)],
+                 [(2, 1), (2, 2), (2, 3), (2, 4), (14, 14), (14, 12)], rule=gomoku.RENJU)
+    assert g.turn == 1 and fives(g, 2) == [2] and g.forbidden(2, 0)
+    m = ai.best_move(g, level)
+    assert g.stone(m % 15, m // 15) == 0 and not g.forbidden(m % 15, m // 15)
 
 
 @pytest.mark.parametrize("level", LEVELS)
