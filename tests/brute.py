@@ -32,3 +32,75 @@ def fives(g, c):
                 out.append(p)
                 break
     return out
+
+
+def _five_at(board, x, y, c):
+    # colour c on the empty (x, y) of a plain board makes five or more
+    for dx, dy in ((1, 0), (0, 1), (1, 1), (1, -1)):
+        n = 1
+        for s in (1, -1):
+            i, j = x + s * dx, y + s * dy
+            while 0 <= i < 15 and 0 <= j < 15 and board[j][i] == c:
+                n += 1
+                i, j = i + s * dx, j + s * dy
+        if n >= 5:
+            return True
+    return False
+
+
+def _board_fives(board, c, near=None):
+    # empty points where c makes five: all, or those on near's four lines
+    if near is None:
+        pts = [(x, y) for y in range(15) for x in range(15)]
+    else:
+        x0, y0 = near
+        pts = [(x0 + s * dx, y0 + s * dy) for dx, dy in ((1, 0), (0, 1), (1, 1), (1, -1))
+               for s in range(-4, 5) if s]
+    return sorted(set((x, y) for x, y in pts
+                      if 0 <= x < 15 and 0 <= y < 15 and not board[y][x]
+                      and _five_at(board, x, y, c)))
+
+
+def _vcf(board, me, depth):
+    you = 3 - me
+    theirs = _board_fives(board, you)
+    if len(theirs) > 1:
+        return False
+    moves = theirs or [(x, y) for y in range(15) for x in range(15) if not board[y][x]]
+    for x, y in moves:
+        board[y][x] = me
+        mine = _board_fives(board, me, (x, y))
+        won = len(mine) > 1
+        if len(mine) == 1 and depth > 1:
+            bx, by = mine[0]
+            if not _five_at(board, bx, by, you):
+                board[by][bx] = you
+                won = _vcf(board, me, depth - 1)
+                board[by][bx] = 0
+        board[y][x] = 0
+        if won:
+            return True
+    return False
+
+
+def four_points(g, c):
+    """Empty points where colour c (freestyle) would make a four: one five to follow."""
+    board = [[g.stone(x, y) for x in range(15)] for y in range(15)]
+    out = []
+    for p in range(225):
+        x, y = p % 15, p // 15
+        if not board[y][x]:
+            board[y][x] = c
+            if _board_fives(board, c, (x, y)):
+                out.append(p)
+            board[y][x] = 0
+    return out
+
+
+def has_vcf(g, me, depth=8):
+    """Freestyle: can `me` (to move, no five to play) win with at most `depth`
+    fours in a row, each answered by the one block there is? By trying
+    every four on a plain copy of the board, not the engine's tables."""
+    board = [[g.stone(x, y) for x in range(15)] for y in range(15)]
+    assert not _board_fives(board, me), "a five to play is no VCF question"
+    return _vcf(board, me, depth)

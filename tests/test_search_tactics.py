@@ -5,7 +5,7 @@ import ai
 import deepsearch
 import gomoku
 import movepick
-from brute import fives, position
+from brute import fives, four_points, has_vcf, position
 import search
 import upy
 import vct
@@ -46,8 +46,15 @@ def test_vcf_finds_the_forced_win_and_every_step_is_a_four():
 
 
 def test_no_vcf_where_there_is_none():
-    g = position([(7, 7), (8, 7), (7, 8)], [(0, 0), (14, 14), (0, 14)])
+    # black's shut threes (3..5, 7) and (10, 3..5) give it four fours, each
+    # blocked on the spot, none making a second: no VCF, as a brute-force
+    # search over every four (not the engine's tables) agrees
+    g = position([(3, 7), (4, 7), (5, 7), (10, 3), (10, 4), (10, 5)],
+                 [(2, 7), (10, 2), (0, 0), (14, 14), (0, 14), (14, 0)])
+    assert g.turn == 1 and len(four_points(g, 1)) == 4 and not has_vcf(g, 1)
     assert vcf_of(g, 1, 500) == -1
+    # the forced win above, for the same brute force
+    assert has_vcf(position(VCF_BLACK, VCF_WHITE), 1)
 
 
 
