@@ -63,9 +63,21 @@ def test_seed_scorer_attacks_unless_the_opponent_scores_more():
     assert m == 6 + 7 * 15
 
 
-def test_seed_is_kept_for_the_search_levels():
+def test_seed_seeds_the_search_levels_and_is_kept():
+    # ai.seed(n) restarts the search's choice among near-equal moves from
+    # n's state whatever was drawn before, a different n from another; SEED
+    # keeps n for the device's tests to read back
+    import movepick
+    import search
     ai.seed(1234)
+    state = search._g[movepick._PRNG]
     assert ai.SEED[0] == 1234
+    movepick._rand()
+    assert search._g[movepick._PRNG] != state
+    ai.seed(1234)
+    assert search._g[movepick._PRNG] == state
+    ai.seed(1235)
+    assert search._g[movepick._PRNG] != state and ai.SEED[0] == 1235
 
 
 def test_every_offered_level_answers_with_a_legal_move():
