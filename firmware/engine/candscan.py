@@ -12,6 +12,10 @@ except ImportError:                     # CPython: the tools and tests
 # folds `_NAME = const(n)` by the name alone, wherever const came from
 
 _W = (0, 1, 6, 20, 30, 300, 320, 480, 4000, 4000, 30000)
+# the searches' scores, declared in each module that reads them (a test
+# checks they agree): a five's weight, won; beyond _BIG, a mate score
+_WIN = const(30000)
+_BIG = const(29000)
 _MW = const(10)             # candidates a ply keeps at most
 _mv = bytearray(4 * _MW)
 _sc = [0] * (4 * _MW)

@@ -2,7 +2,7 @@
 from candscan import _g, const
 
 _PRNG = const(9)            # candscan._g slot
-_BIG = const(29000)         # beyond: a mate score (search's, deepsearch's)
+_BIG = const(29000)         # candscan's: beyond it, a mate score
 
 
 def seed(n):

@@ -18,7 +18,7 @@ from movepick import seed, pick, _any  # noqa: F401 (ai, deepsearch)
 from vcf import vcf
 
 _WIN = const(30000)         # a five's weight in candscan._W: won
-_BIG = const(29000)         # beyond: a mate score
+_BIG = const(29000)         # candscan's: beyond it, a mate score
 _TT = const(25000)          # a double three against no four: won, barring a VCF
 # candscan's, as test_engine_consts checks
 _MW = const(10)
