@@ -149,30 +149,25 @@ def _read(path, size):
         return None
 
 
-def recover(tmp, path, complete, size=_MAX + 1):
+def recover(tmp, path, check, size=_MAX + 1):
     """The newest of a replace()'s two files, read at boot (up to size
     bytes), or None. Power cut after tmp was written and before the rename
-    leaves tmp the newest: if complete(data) accepts it, it takes path's
-    place; a broken tmp is dropped (its write never finished)."""
+    leaves tmp the newest: unless check(data) raises ValueError, it takes
+    path's place; a broken tmp is dropped (its write never finished)."""
     data = _read(tmp, size)
-    if data is not None:
-        if complete(data):
-            try:
-                _remove(path)
-                os.rename(tmp, path)
-            except OSError:
-                pass
-            return data
-        _remove(tmp)
-    return _read(path, size)
-
-
-def _decodes(data):
+    if data is None:
+        return _read(path, size)
     try:
-        decode(data)
-        return True
+        check(data)
     except ValueError:
-        return False
+        _remove(tmp)
+        return _read(path, size)
+    try:
+        _remove(path)
+        os.rename(tmp, path)
+    except OSError:
+        pass
+    return data
 
 
 def load():
@@ -181,7 +176,7 @@ def load():
     A complete TMP is the newest save (see recover()). A broken PATH is
     renamed to BAD and reported.
     """
-    data = recover(TMP, PATH, _decodes)
+    data = recover(TMP, PATH, decode)
     if data is None:
         return None, None
     try:

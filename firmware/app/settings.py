@@ -33,8 +33,10 @@ class Settings:
 
     def load(self):
         """Defaults on a missing or damaged file; never raises."""
-        data = recover(_TMP, PATH, _complete, COUNT + 3)
-        if data is None or not _complete(data):
+        data = recover(_TMP, PATH, _check, COUNT + 3)
+        try:
+            _check(data)
+        except ValueError:
             return False
         for i in range(COUNT):
             self.values[i] = data[1 + i]
@@ -56,6 +58,7 @@ class Settings:
             pass    # a full or read-only flash costs the defaults, not the game
 
 
-def _complete(data):
-    return len(data) == COUNT + 2 and data[0] == _MAGIC and \
-        sum(data[1:COUNT + 1]) & 0xFF == data[COUNT + 1]
+def _check(data):
+    if data is None or len(data) != COUNT + 2 or data[0] != _MAGIC or \
+            sum(data[1:COUNT + 1]) & 0xFF != data[COUNT + 1]:
+        raise ValueError("no settings")
