@@ -16,22 +16,12 @@ def position(black, white, rule=gomoku.FREESTYLE):
 
 def fives(g, c):
     """Empty points (y*15+x) where colour c would complete five or more."""
-    out = []
-    for p in range(225):
-        x, y = p % 15, p // 15
-        if g.stone(x, y):
-            continue
-        for dx, dy in ((1, 0), (0, 1), (1, 1), (1, -1)):
-            n = 1
-            for s in (1, -1):
-                i, j = x + s * dx, y + s * dy
-                while 0 <= i < 15 and 0 <= j < 15 and g.stone(i, j) == c:
-                    n += 1
-                    i, j = i + s * dx, j + s * dy
-            if n >= 5:
-                out.append(p)
-                break
-    return out
+    return sorted(y * 15 + x for x, y in _board_fives(_board(g), c))
+
+
+def _board(g):
+    # a plain copy of the board: rows of 0, 1, 2
+    return [[g.stone(x, y) for x in range(15)] for y in range(15)]
 
 
 def _five_at(board, x, y, c):
@@ -85,7 +75,7 @@ def _vcf(board, me, depth):
 
 def four_points(g, c):
     """Empty points where colour c (freestyle) would make a four: one five to follow."""
-    board = [[g.stone(x, y) for x in range(15)] for y in range(15)]
+    board = _board(g)
     out = []
     for p in range(225):
         x, y = p % 15, p // 15
@@ -101,6 +91,6 @@ def has_vcf(g, me, depth=8):
     """Freestyle: can `me` (to move, no five to play) win with at most `depth`
     fours in a row, each answered by the one block there is? By trying
     every four on a plain copy of the board, not the engine's tables."""
-    board = [[g.stone(x, y) for x in range(15)] for y in range(15)]
+    board = _board(g)
     assert not _board_fives(board, me), "a five to play is no VCF question"
     return _vcf(board, me, depth)

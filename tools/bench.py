@@ -44,5 +44,6 @@ def main():
         return 1
     return 0
 
+
 if __name__ == "__main__":
     sys.exit(main())
