@@ -34,6 +34,8 @@ class Settings:
     def load(self):
         """Defaults on a missing or damaged file; never raises."""
         data = recover(_TMP, PATH, _check, COUNT + 3)
+        if data is None:
+            return False
         try:
             _check(data)
         except ValueError:
@@ -59,6 +61,6 @@ class Settings:
 
 
 def _check(data):
-    if data is None or len(data) != COUNT + 2 or data[0] != _MAGIC or \
+    if len(data) != COUNT + 2 or data[0] != _MAGIC or \
             sum(data[1:COUNT + 1]) & 0xFF != data[COUNT + 1]:
         raise ValueError("no settings")
