@@ -151,6 +151,57 @@ def case_draw_on_a_full_board():
         assert g.winner == 0 and g.turn == 1
 
 
+def black_boxed_in(rule):
+    """224 moves to the draw pattern above with (2, 0) black and (3, 0) left
+    free, so that row 0 reads B B B . B B; (0, 14) and (14, 7) turn white to
+    keep 112 stones each. Black's one free point, its next move, is an
+    overline. -> the Game, the moves as points."""
+    colour = {}
+    for y in range(15):
+        for x in range(15):
+            colour[(x, y)] = 1 if ((x >> 1) + y) % 2 == 0 else 2
+    colour[(2, 0)] = 1
+    colour[(0, 14)] = colour[(14, 7)] = 2
+    del colour[(3, 0)]
+    black = sorted(p for p in colour if colour[p] == 1)
+    white = sorted(p for p in colour if colour[p] == 2)
+    assert len(black) == len(white) == 112
+    g = gomoku.Game(rule)
+    moves = []
+    for n in range(224):
+        assert g.winner == 0, (rule, n)
+        if n & 1:
+            x, y = white[n >> 1]
+        else:
+            # black's first stone not forbidden now (renju forbids some of
+            # them while the board fills)
+            k = 0
+            while g.forbidden(*black[k]):
+                k += 1
+            x, y = black.pop(k)
+        g.play(x, y)
+        moves.append(y * 15 + x)
+    return g, moves
+
+
+def case_renju_black_with_no_legal_point_is_a_draw():
+    # under renju that board is full for black, and drawn
+    for rule in RULES:
+        g, _ = black_boxed_in(rule)
+        assert g.moves == 224 and g.turn == 1
+        if rule == gomoku.RENJU:
+            assert g.winner == 3 and g.five() is None
+            expect_error(g, g.play, (3, 0), "game over")
+            expect_error(g, ai.best_move, (g, 1), "game over")
+            g.undo()
+            assert g.winner == 0 and g.turn == 2
+        else:
+            # elsewhere (3, 0) is black's: six in a row wins freestyle, and
+            # fills the board for a draw where only exactly five wins
+            assert g.winner == 0 and not g.forbidden(3, 0)
+            assert g.play(3, 0) == (1 if rule == gomoku.FREESTYLE else 3)
+
+
 def case_five_on_the_last_point_wins():
     # the draw pattern above with row 1 changed to white .. black 2..6, white
     # 7: the 225th move, black's (4, 1), fills the board and makes a five,

@@ -500,7 +500,12 @@ def test_check_game_finds_what_is_wrong_with_a_game():
     assert mcu.check_game(0, [], row[:9], 2) == ["winner 2 but the last stone is colour 1"]
     assert mcu.check_game(0, [112], [225], 0) == ["move 1 off board: 225"]
     assert mcu.check_game(0, [112], [-1], 0) == ["move 1 off board: -1"]
-    assert mcu.check_game(0, [], list(range(224)), 3) == ["draw claimed with 224 stones "
+    for rule in (0, 1):
+        assert mcu.check_game(rule, [], list(range(224)), 3) == ["draw claimed with 224 "
+                                                                 "stones on the board"]
+    # renju draws short of a full board only with black to move
+    assert mcu.check_game(4, [], list(range(224)), 3) == []
+    assert mcu.check_game(4, [], list(range(223)), 3) == ["draw claimed with 223 stones "
                                                           "on the board"]
     assert mcu.check_game(0, [], [0, 1], 0) == ["game did not finish"]
 

@@ -180,6 +180,61 @@ def test_level1_under_heap_lock_on_the_frozen_firmware(mb):
     assert max(free) - min(free) < 128, sorted(set(free))
 
 
+# Black to move can make a four at (6,7) (see test_search_tactics' VCF),
+# legal under every rule; white then blocks its five point.
+BLACK = [(3, 7), (4, 7), (5, 7), (3, 8), (4, 8), (5, 8), (6, 9), (6, 10)]
+WHITE = [(2, 7), (2, 8), (6, 11), (0, 0), (3, 6), (0, 14), (14, 14), (7, 10)]
+FOUR = (6, 7)
+
+PROBE = """import micropython as u
+def run(rule):
+ import gamestate,candscan,vcf
+ g=gamestate.Game(rule)
+ for m in %r:g.play(m%%15,m//15)
+ u.heap_lock()
+ try:
+  g.play(%d,%d)
+  n=vcf._fives(g,%d,1)
+  f=candscan._g[%d]
+  g.play(f%%15,f//15)
+  g.undo()
+  g.undo()
+ finally:
+  u.heap_unlock()
+ print(n,f,g.moves)
+"""
+
+
+@pytest.mark.parametrize("rule", [gomoku.FREESTYLE, gomoku.RENJU])
+def test_a_search_step_allocates_nothing_on_the_microbit(mb, rule):
+    """A search's step, black's four, its five count, white's block (under
+    renju also the scan for a point left to black) and both undone, with
+    the heap locked. MicroPython 1.9.2 as built for the micro:bit turns
+    `a, b = b, a` and a tuple display inside a function into heap tuples,
+    where the unix port (1.29) allocates nothing: only the board shows such
+    an allocation."""
+    import candscan
+    import vcf
+    seq = []
+    for (bx, by), (wx, wy) in zip(BLACK, WHITE):
+        seq += [by * 15 + bx, wy * 15 + wx]
+    x, y = FOUR
+    g = gomoku.Game(rule)
+    for m in seq:
+        g.play(m % 15, m // 15)
+    g.play(x, y)
+    n = vcf._fives(g, y * 15 + x, 1)
+    f = candscan._g[candscan._POINT]
+    assert n == 1 and g.stone(f % 15, f // 15) == 0     # the four has a five point
+    mb.soft_reset()
+    for old in mb.listdir():
+        mb.remove(old)
+    mb.put("probe.py", PROBE % (tuple(seq), x, y, y * 15 + x, candscan._POINT))
+    mb.soft_reset()
+    mb.call("import probe")
+    assert mb.call("probe.run(%d)" % rule).split() == [str(n), str(f), str(len(seq))]
+
+
 def test_build_is_redone_only_when_the_frozen_code_changes(firmware, tmp_path, monkeypatch):
     """build() over a copy of the build tree, with a stand-in for yotta's
     make: run anew (its old build gone, the settings in) when forced or

@@ -1,5 +1,6 @@
 """The Game class behind gomoku (see gomoku for the contract)."""
 from pattern import update
+import renju
 
 
 class Game:
@@ -7,10 +8,7 @@ class Game:
         if rule not in (0, 1, 4):
             import refusal
             raise refusal.error(0)                  # bad rule
-        self._why = None
-        if rule == 4:
-            import renju        # gomoku has imported it already
-            self._why = renju.why
+        self._why = renju.why if rule == 4 else None
         self.pat = bytearray(900)
         self.hist = bytearray(225)
         self.rule = rule
@@ -50,8 +48,16 @@ class Game:
             if w & 15 == 10:
                 self.winner = c
             w >>= 4
-        if self.moves > 224 and not self.winner:
-            self.winner = 3
+        if not self.winner and (self.moves > 224 or c == 2 and self._why):
+            # no point left to play: a full board, or under renju every free
+            # point forbidden to black. Drawn. (Inline: a call more would cost
+            # the micro:bit's C stack a frame inside the search.)
+            p = 0
+            while p < 225 and (self.stone(p % 15, p // 15) or
+                               self._why and self._why(self, p)):
+                p += 1
+            if p == 225:
+                self.winner = 3
         self.turn = 3 - c
         return self.winner
 
