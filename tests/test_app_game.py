@@ -433,6 +433,36 @@ def test_end_screen_highlights_the_engines_winning_row(case, flash):
     assert [i for i in ALL if rig.snaps["unwon:mark"][i] == bv.LAST] == [order[-2]]
 
 
+@pytest.mark.parametrize("rule, banner", [
+    (gomoku.RENJU, "Draw: black has no move"),
+    (gomoku.STANDARD, "Draw: the board is full"),
+])
+def test_a_drawn_game_says_why_and_leaves_nothing_to_resume(rule, banner, flash):
+    """A two-player game resumed near its end. Under renju white's last stone
+    leaves black one free point, an overline: drawn. Under exactly five
+    black plays that point, six in a row that wins nothing, and fills the
+    board."""
+    import savegame
+    from engine_cases import black_boxed_in
+    _, moves = black_boxed_in(rule)
+    n = 223 if rule == gomoku.RENJU else 224
+    savegame.write(rule, 1, 1, 0, bytes(moves), n)
+    s = Script()
+    s.tap("place")          # "Saved game found": A resumes
+    s.wait(300)
+    s.place(moves[223] if rule == gomoku.RENJU else 3)
+    s.wait(300)
+    s.snap("banner", [(1, 1)])
+    s.snap("banner:text", band(VIEW.status.y, VIEW.status.h))
+    snap_board(s, "end")
+    dev = run_device(board_sim, s.end(), flash)
+    assert dev.snaps["banner"] == [bv.BANNER]
+    assert screen_text(dev.snaps["banner:text"], VIEW.status.h) == [banner]
+    assert bv.WIN not in dev.snaps["end:bg"]     # no row to highlight
+    assert board_from(dev, "end").count(0) == (1 if rule == gomoku.RENJU else 0)
+    assert savegame.load() == (None, None)
+
+
 def test_new_game_from_the_pause_menu_gives_up_the_old_save(flash):
     s = Script()
     s.start_two_players()

@@ -437,6 +437,11 @@ class App:
             return _TO_MENU
         return None
 
+    def draw_text(self, g):
+        """The banner of a drawn game: renju draws it when black has only
+        forbidden points left, not just on a full board."""
+        return "Draw: the board is full" if g.moves > 224 else "Draw: black has no move"
+
     def show_five(self, g):
         """Highlight the winning row of the finished game g: the engine's
         g.five() (the row the rule counts: an overline only where six or
@@ -455,7 +460,7 @@ class App:
         g = self.game
         view = self.view
         if g.winner == 3:
-            text = "Draw: the board is full"
+            text = self.draw_text(g)
         else:
             self.show_five(g)
             if self.human:
