@@ -56,8 +56,8 @@ def strength(games):
     print("level 1 vs seed 000 scorer: %d/%d games won = %.1f%% (budget >= 95%%) %s"
           % (wins, n, pct, target(pct >= 95)))
     for seed, colour, winner, moves in lost:
-        print("  lost: opening %d, level 1 %s, winner %d after %d moves"
-              % (seed, colour, winner, moves))
+        print("  %s: opening %d, level 1 %s, after %d moves"
+              % ("drawn" if winner == 3 else "lost", seed, colour, moves))
 
 
 UPY_ALLOC = """

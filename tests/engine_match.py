@@ -35,7 +35,8 @@ def play(stones, level1_black, rule=gomoku.FREESTYLE):
 
 
 def match(openings, rule=gomoku.FREESTYLE):
-    """Each opening twice, colours swapped: (level-1 wins, games, lost list)."""
+    """Each opening twice, colours swapped: (level-1 wins, games, the games
+    not won: (opening, level 1's colour, winner (3: drawn), moves))."""
     wins, lost = 0, []
     for seed in openings:
         stones = opening(seed)

@@ -222,14 +222,15 @@ def test_engine_strength_percent_and_verdict(monkeypatch, capsys, wins, word):
 
     def match(openings):
         got.append(list(openings))
-        return wins, 20, [(3, "white", 3, 120)]
+        return wins, 20, [(3, "white", 3, 120), (5, "black", 2, 41)]
 
     monkeypatch.setattr(bench_engine.engine_match, "match", match)
     bench_engine.strength(21)                   # an odd count: the pairs below it
     assert got == [list(range(1, 11))]          # 10 openings, each twice: 20 games
     out = lines(capsys)
     assert out[0] == "level 1 vs seed 000 scorer: %d/20 games won = %s" % (wins, word)
-    assert out[1] == "  lost: opening 3, level 1 white, winner 3 after 120 moves"
+    assert out[1:] == ["  drawn: opening 3, level 1 white, after 120 moves",
+                       "  lost: opening 5, level 1 black, after 41 moves"]
 
 
 # The script's first best_move allocates, every other one (heaplock's) not.
