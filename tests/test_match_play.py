@@ -128,11 +128,11 @@ def test_any_loss_pattern_ends_in_one_agreed_game(pattern, seed):
     assert M.EV_PAIRED in a["events"] and M.EV_PAIRED in b["events"]
 
 
-def _paired_pair(seed=5):
+def _paired_pair(seed=5, rule=0):
     """Two matches paired on one medium, stepped by hand."""
     medium = H.make_medium(seed=seed)
     na, nb = H.Node(0, medium), H.Node(1, medium)
-    a = M.Match(na.radio, host=True, seed=seed, now_ms=time.ticks_ms())
+    a = M.Match(na.radio, host=True, rule=rule, seed=seed, now_ms=time.ticks_ms())
     b = M.Match(nb.radio, host=False, seed=seed + 1, now_ms=time.ticks_ms())
     step(a, b, lambda: a.code and b.code and b.state == M.PAIRED)
     return medium, na, nb, a, b
@@ -160,6 +160,25 @@ def test_restore_resyncs_the_device_behind():
     # and play goes on
     assert b2.game.turn == 1 and a.my_turn() and a.send_move(7, 7)
     step(a, b2, lambda: b2.count == 7)
+
+
+def test_a_renju_draw_short_of_a_full_board_ends_the_game_on_both():
+    """White's last stone leaves black only an overline (engine_cases):
+    both handhelds end the game drawn, neither can move, a rematch starts
+    the next game."""
+    from engine_cases import black_boxed_in
+    _, moves = black_boxed_in(4)
+    medium, na, nb, a, b = _paired_pair(rule=4)
+    assert a.my_colour == 1 and b.rule == 4
+    for k, i in enumerate(moves):
+        mover = a if k % 2 == 0 else b
+        assert mover.send_move(i % 15, i // 15), k
+        step(a, b, lambda n=k + 1: a.count == b.count == n)
+    assert a.game.winner == b.game.winner == 3 and a.count == 224
+    assert not a.my_turn() and not a.send_move(3, 0) and not b.my_turn()
+    assert a.rematch() and b.rematch()
+    step(a, b, lambda: a.game_no == b.game_no == 1 and a.count == b.count == 0)
+    assert a.game.winner == b.game.winner == 0
 
 
 def test_diverged_lists_are_repaired_to_the_hosts():
