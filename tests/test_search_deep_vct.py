@@ -260,6 +260,25 @@ def test_renju_black_vct_cannot_block_a_counter_four_on_its_forbidden_point():
     g.undo()
     assert vct_of(g, 1) == -1
 
+
+def test_renju_black_three_fails_where_whites_counter_four_has_a_forbidden_block():
+    # white's (4, 4..6) lies between black's (4, 2) and (4, 8): white's (4, 7)
+    # makes a four whose five (4, 3) is black's double three (row 3 with
+    # (5, 3) (6, 3), the anti-diagonal with (3, 4) (2, 5)). Black's three
+    # (5..7, 7) is answered there, a counter-four black may not block: one
+    # threat wins nothing, and black's VCT takes (4, 7) first
+    g = position([(6, 7), (7, 7), (4, 8), (4, 2), (5, 3), (6, 3), (3, 4), (2, 5)],
+                 [(4, 4), (4, 5), (4, 6)] + FAR_WHITE + [(14, 7)], gomoku.RENJU)
+    assert g.turn == 1 and g.forbidden(4, 3) and not has_vcf(g, 1)
+    g.play(5, 7)
+    g.play(4, 7)
+    assert fives(g, 2) == [4 + 3 * 15]
+    g.undo()
+    g.undo()
+    assert vct_of(g, 1, 1) == -1
+    assert vct_of(g, 1) == 4 + 7 * 15
+
+
 def test_vct_respects_its_node_limit_and_keeps_the_vcf_counters():
     g = replay(TWO_STEP)
     G = candscan._g
