@@ -170,3 +170,21 @@ def test_renju_shows_black_forbidden_points():
     board = lines[-2].split("\n")
     assert board[1 + 7][3 + 3 * 8:3 + 3 * 8 + 3].strip() == "!"
     assert "!" not in "".join(board[1:7])
+
+
+@pytest.mark.parametrize("rule, why", [(4, "black has no legal move"),
+                                       (1, "the board is full")])
+def test_a_drawn_game_says_why(rule, why):
+    from engine_cases import black_boxed_in
+    lines = []
+    tg = play.TerminalGame(read=lambda p: "q", write=lines.append, rule=rule, level=1,
+                           colour="w")
+    tg.new_game()
+    tg.g, moves = black_boxed_in(rule)
+    tg.moves = [(m % 15, m // 15) for m in moves]
+    if rule != 4:
+        tg.g.play(3, 0)         # black's six in a row fills the board
+        tg.moves.append((3, 0))
+    assert tg.g.winner == 3
+    tg.show()
+    assert lines[-1] == "Draw: %s. n new game, u undo, q quit." % why
