@@ -172,7 +172,7 @@ def test_renju_shows_black_forbidden_points():
     assert "!" not in "".join(board[1:7])
 
 
-@pytest.mark.parametrize("rule, why", [(4, "black has no legal move"),
+@pytest.mark.parametrize("rule, why", [(4, "black has no move"),
                                        (1, "the board is full")])
 def test_a_drawn_game_says_why(rule, why):
     from engine_cases import black_boxed_in

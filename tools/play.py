@@ -137,7 +137,7 @@ class TerminalGame:
         self.write(draw(g, self.moves[-1] if self.moves else None, marks))
         if g.winner == 3:
             self.write("Draw: %s. n new game, u undo, q quit." % (
-                "the board is full" if g.moves > 224 else "black has no legal move"))
+                "the board is full" if g.moves > 224 else "black has no move"))
         elif g.winner:
             who = "You win!" if g.winner == self.human else "The AI wins."
             self.write("%s wins with five. %s n new game, u undo, q quit."
