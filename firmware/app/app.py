@@ -437,7 +437,7 @@ class App:
             return _TO_MENU
         return None
 
-    def draw_text(self, g):
+    def why_drawn(self, g):
         """The banner of a drawn game: renju draws it when black has only
         forbidden points left, not just on a full board."""
         return "Draw: the board is full" if g.moves > 224 else "Draw: black has no move"
@@ -460,7 +460,7 @@ class App:
         g = self.game
         view = self.view
         if g.winner == 3:
-            text = self.draw_text(g)
+            text = self.why_drawn(g)
         else:
             self.show_five(g)
             if self.human:

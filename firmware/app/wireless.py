@@ -206,7 +206,7 @@ class Wireless:
         app = self.app
         g = self.m.game
         if g.winner == 3:
-            text = app.draw_text(g)
+            text = app.why_drawn(g)
         else:
             app.show_five(g)
             text = "You win!" if g.winner == self.m.my_colour else \
