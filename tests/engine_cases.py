@@ -151,30 +151,31 @@ def case_draw_on_a_full_board():
         assert g.winner == 0 and g.turn == 1
 
 
-def black_boxed_in(rule):
-    """224 moves to the draw pattern above with (2, 0) black and (3, 0) left
-    free, so that row 0 reads B B B . B B; (0, 14) and (14, 7) turn white to
-    keep 112 stones each. Black's one free point, its next move, is an
-    overline. -> the Game, the moves as points."""
+def pattern_game(rule, black=(), white=(), free=()):
+    """The draw pattern above with the points `black` and `white` turned to
+    that colour and `free` left empty, played to its last stone: white's
+    stones in order, black's each time the first one not forbidden now
+    (renju forbids some of them while the board fills). -> the Game, the
+    moves as points."""
     colour = {}
     for y in range(15):
         for x in range(15):
             colour[(x, y)] = 1 if ((x >> 1) + y) % 2 == 0 else 2
-    colour[(2, 0)] = 1
-    colour[(0, 14)] = colour[(14, 7)] = 2
-    del colour[(3, 0)]
+    for p in black:
+        colour[p] = 1
+    for p in white:
+        colour[p] = 2
+    for p in free:
+        del colour[p]
     black = sorted(p for p in colour if colour[p] == 1)
     white = sorted(p for p in colour if colour[p] == 2)
-    assert len(black) == len(white) == 112
     g = gomoku.Game(rule)
     moves = []
-    for n in range(224):
+    for n in range(len(black) + len(white)):
         assert g.winner == 0, (rule, n)
         if n & 1:
             x, y = white[n >> 1]
         else:
-            # black's first stone not forbidden now (renju forbids some of
-            # them while the board fills)
             k = 0
             while g.forbidden(*black[k]):
                 k += 1
@@ -182,6 +183,13 @@ def black_boxed_in(rule):
         g.play(x, y)
         moves.append(y * 15 + x)
     return g, moves
+
+
+def black_boxed_in(rule):
+    """224 moves: row 0 reads B B B . B B, (0, 14) and (14, 7) turn white to
+    keep 112 stones each. Black's one free point, (3, 0), its next move, is
+    an overline. -> the Game, the moves as points."""
+    return pattern_game(rule, black=[(2, 0)], white=[(0, 14), (14, 7)], free=[(3, 0)])
 
 
 def case_renju_black_with_no_legal_point_is_a_draw():
@@ -200,6 +208,17 @@ def case_renju_black_with_no_legal_point_is_a_draw():
             # fills the board for a draw where only exactly five wins
             assert g.winner == 0 and not g.forbidden(3, 0)
             assert g.play(3, 0) == (1 if rule == gomoku.FREESTYLE else 3)
+
+
+def case_renju_black_boxed_in_with_white_to_move_plays_on():
+    # rows 0 and 14 read B B B . B B, and column 3 holds white's four from
+    # row 1 to row 4: after black's last stone both free points are
+    # overlines for black, but white is to move, and (3, 0) is its five
+    g, _ = pattern_game(gomoku.RENJU, black=[(2, 0), (2, 14)],
+                        white=[(3, 1), (3, 3), (14, 7)], free=[(3, 0), (3, 14)])
+    assert g.moves == 223 and g.turn == 2 and g.winner == 0
+    assert g.forbidden(3, 0) and g.forbidden(3, 14)
+    assert g.play(3, 0) == 2
 
 
 def case_five_on_the_last_point_wins():

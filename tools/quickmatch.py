@@ -88,7 +88,7 @@ def play_game(black, white, opening, rule=arena.FREESTYLE, seed=0):
         m = (black if g.turn == 1 else white).move(g)
         g.play(m % 15, m // 15)
         moves.append((m % 15, m // 15))
-    return (g.winner if g.winner < 3 else 0), moves     # 3: a full board
+    return (g.winner if g.winner < 3 else 0), moves     # 3: drawn
 
 
 def run_match(a, b, games=80, seed=1, rule=arena.FREESTYLE, lost=None):

@@ -49,9 +49,10 @@ class Game:
                 self.winner = c
             w >>= 4
         if not self.winner and (self.moves > 224 or c == 2 and self._why):
-            # no point left to play: a full board, or under renju every free
-            # point forbidden to black. Drawn. (Inline: a call more would cost
-            # the micro:bit's C stack a frame inside the search.)
+            # no point left to play: a full board, or under renju black to
+            # move and every free point forbidden to it. Drawn. (Inline: a
+            # call more would cost the micro:bit's C stack a frame inside the
+            # search.)
             p = 0
             while p < 225 and (self.stone(p % 15, p // 15) or
                                self._why and self._why(self, p)):

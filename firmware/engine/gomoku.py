@@ -4,7 +4,8 @@
 #       exactly five; RENJU 4: black exactly five and no double three, double
 #       four or overline unless the move makes five; white five or more.
 #   g.turn (1 black, 2 white), g.winner (0 playing, 1, 2, 3 draw: a full
-#   board, or under renju every free point forbidden to black), g.moves,
+#   board, or under renju black to move and every free point forbidden to
+#   it), g.moves,
 #   g.rule, g.stone(x, y), g.play(x, y) -> winner, g.undo(), g.forbidden(x, y)
 #   (renju: black may not play there), g.five() -> (x, y, dx, dy, n): the
 #   winning row from its first stone, else None. Bad input raises ValueError
@@ -32,9 +33,9 @@
 # 1 double three, 2 double four, 3 overline) under renju, else None.
 # The micro:bit (MicroPython 1.9.2, ~9 KB heap, 1.8 KB C stack) compiles
 # each module on import: importing the parts one by one, largest first,
-# keeps both in reach. renju comes with the rest, before gamestate, which
-# imports it: compiled later, inside Game(), it would need ~2 KB of scratch
-# heap on top of a full one, and after gamestate a larger block. Error
+# keeps both in reach. gamestate imports renju, so renju compiles first:
+# the other way round, renju's compile needs a larger free block than is
+# left. Error
 # texts live in refusal, loaded only to raise one. Calls nest at most
 # two deep below play() and best_move(): each takes ~240 bytes of stack.
 import shapes  # noqa: F401
