@@ -503,10 +503,14 @@ def test_check_game_finds_what_is_wrong_with_a_game():
     for rule in (0, 1):
         assert mcu.check_game(rule, [], list(range(224)), 3) == ["draw claimed with 224 "
                                                                  "stones on the board"]
-    # renju draws short of a full board only with black to move
-    assert mcu.check_game(4, [], list(range(224)), 3) == []
-    assert mcu.check_game(4, [], list(range(223)), 3) == ["draw claimed with 223 stones "
-                                                          "on the board"]
+    # renju draws short of a full board only where black, to move, has no
+    # point left that it may play
+    from engine_cases import black_boxed_in
+    _, boxed = black_boxed_in(4)
+    assert mcu.check_game(4, [], boxed, 3) == []
+    for short in (boxed[:222], boxed[:223], list(range(224))):
+        assert mcu.check_game(4, [], short, 3) == ["draw claimed with %d stones on the "
+                                                   "board" % len(short)]
     assert mcu.check_game(0, [], [0, 1], 0) == ["game did not finish"]
 
 
