@@ -135,24 +135,9 @@ def case_overlines():
     assert w.winner == 2 and w.five()[4] == 6, "renju: white wins with six"
 
 
-def case_draw_on_a_full_board():
-    # ((x//2)+y) % 2 has no five anywhere: 113 black points, 112 white
-    black = [(x, y) for y in range(15) for x in range(15) if ((x >> 1) + y) % 2 == 0]
-    white = [(x, y) for y in range(15) for x in range(15) if ((x >> 1) + y) % 2 == 1]
-    for rule in (gomoku.FREESTYLE, gomoku.STANDARD):
-        g = gomoku.Game(rule)
-        for n in range(225):
-            assert g.winner == 0
-            x, y = (white if n & 1 else black)[n >> 1]
-            g.play(x, y)
-        assert g.winner == 3 and g.moves == 225 and g.five() is None
-        expect_error(g, g.play, (0, 0), "game over")
-        g.undo()
-        assert g.winner == 0 and g.turn == 1
-
-
 def pattern_game(rule, black=(), white=(), free=()):
-    """The draw pattern above with the points `black` and `white` turned to
+    """The draw pattern, ((x//2)+y) % 2 (black where 0: 113 points, white
+    112, no five anywhere), with the points `black` and `white` turned to
     that colour and `free` left empty, played to its last stone: white's
     stones in order, black's each time the first one not forbidden now
     (renju forbids some of them while the board fills). -> the Game, the
@@ -183,6 +168,15 @@ def pattern_game(rule, black=(), white=(), free=()):
         g.play(x, y)
         moves.append(y * 15 + x)
     return g, moves
+
+
+def case_draw_on_a_full_board():
+    for rule in (gomoku.FREESTYLE, gomoku.STANDARD):
+        g, _ = pattern_game(rule)
+        assert g.winner == 3 and g.moves == 225 and g.five() is None
+        expect_error(g, g.play, (0, 0), "game over")
+        g.undo()
+        assert g.winner == 0 and g.turn == 1
 
 
 def black_boxed_in(rule):
