@@ -819,10 +819,16 @@ def opening(seed, stones=4):
     return moves
 
 
-def _host_draws(moves):
-    """The renju game `moves` (points) ends drawn on CPython's engine."""
+def host_engine():
+    """Make the engine's modules importable on CPython (as on a device, from
+    one flat folder)."""
     if str(ENGINE) not in sys.path:
         sys.path.insert(0, str(ENGINE))
+
+
+def _host_draws(moves):
+    """The renju game `moves` (points) ends drawn on CPython's engine."""
+    host_engine()
     import gomoku
     g = gomoku.Game(gomoku.RENJU)
     try:

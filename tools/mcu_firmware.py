@@ -213,8 +213,7 @@ _MOVE = " return ai.best_move(g,{level})\n"
 
 def host_game(level=2, rule=0, seed=1):
     """The same game on CPython's engine: (moves, winner), for comparison."""
-    if str(mcu.ENGINE) not in sys.path:
-        sys.path.insert(0, str(mcu.ENGINE))
+    mcu.host_engine()
     import ai
     import gomoku
     ai.seed(seed)
