@@ -142,29 +142,28 @@ def pattern_game(rule, black=(), white=(), free=()):
     stones in order, black's each time the first one not forbidden now
     (renju forbids some of them while the board fills). -> the Game, the
     moves as points."""
-    colour = {}
-    for y in range(15):
-        for x in range(15):
-            colour[(x, y)] = 1 if ((x >> 1) + y) % 2 == 0 else 2
-    for p in black:
-        colour[p] = 1
-    for p in white:
-        colour[p] = 2
-    for p in free:
-        del colour[p]
-    black = sorted(p for p in colour if colour[p] == 1)
-    white = sorted(p for p in colour if colour[p] == 2)
+    colour = bytearray(225)                # index x * 15 + y: the order played
+    for p in range(225):
+        colour[p] = 1 if ((p // 15 >> 1) + p % 15) % 2 == 0 else 2
+    for x, y in black:
+        colour[x * 15 + y] = 1
+    for x, y in white:
+        colour[x * 15 + y] = 2
+    for x, y in free:
+        colour[x * 15 + y] = 0
+    black = [p for p in range(225) if colour[p] == 1]
+    white = [p for p in range(225) if colour[p] == 2]
     g = gomoku.Game(rule)
     moves = []
     for n in range(len(black) + len(white)):
         assert g.winner == 0, (rule, n)
         if n & 1:
-            x, y = white[n >> 1]
+            x, y = divmod(white[n >> 1], 15)
         else:
             k = 0
-            while g.forbidden(*black[k]):
+            while g.forbidden(*divmod(black[k], 15)):
                 k += 1
-            x, y = black.pop(k)
+            x, y = divmod(black.pop(k), 15)
         g.play(x, y)
         moves.append(y * 15 + x)
     return g, moves
