@@ -175,9 +175,11 @@ def test_level1_under_heap_lock_on_the_frozen_firmware(mb):
     used = [b - a for b, a in zip(rep["free_before_move"], rep["free_after_move"])]
     assert len(set(used)) == 1 and used[0] > 0, used
     # and the free heap is taken after a collection: what the game holds,
-    # about the same each move, not the garbage of the moves before
+    # not the garbage of the moves before (the driver's 80 bytes a move,
+    # which would add up). The conservative collector may keep one dead
+    # block a few moves, while a stale word on the C stack points at it.
     free = rep["free_before_move"]
-    assert max(free) - min(free) < 128, sorted(set(free))
+    assert max(free) - min(free) < 256 and free[-1] == max(free), free
 
 
 # Black to move can make a four at (6,7) (see test_search_tactics' VCF),
