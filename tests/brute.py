@@ -94,3 +94,23 @@ def has_vcf(g, me, depth=8):
     board = _board(g)
     assert not _board_fives(board, me), "a five to play is no VCF question"
     return _vcf(board, me, depth)
+
+
+def solve(g):
+    """The game's value for the side to move, by trying every legal move to
+    the end (1 won, 0 drawn, -1 lost): for boards a few points from full."""
+    if g.winner:
+        return 0
+    best = -1
+    for p in range(225):
+        x, y = p % 15, p // 15
+        if g.stone(x, y) or g.forbidden(x, y) and g.turn == 1:
+            continue
+        g.play(x, y)
+        v = 0 if g.winner == 3 else 1 if g.winner else -solve(g)
+        g.undo()
+        if v > best:
+            best = v
+            if v == 1:
+                break
+    return best

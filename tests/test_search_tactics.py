@@ -5,7 +5,7 @@ import ai
 import deepsearch
 import gomoku
 import movepick
-from brute import fives, four_points, has_vcf, position
+from brute import fives, four_points, has_vcf, position, solve
 import search
 import upy
 import vct
@@ -234,6 +234,70 @@ def test_white_does_not_block_what_renju_forbids_black(level):
         g.play(14, 14)                      # black passes the move to white
         assert g.forbidden(6, 7) == (rule == gomoku.RENJU)
         assert ai.best_move(g, level) in want, (rule, level)
+
+
+def boxed_endgame():
+    """Renju, white to move, four points free: (3, 0), (3, 1), (3, 13) and
+    (3, 14). Rows 0, 13 and 14 read B B B . B B, so black may not take the
+    free point in any of them (an overline), and column 3 holds two white
+    threes, rows 2-4 and 10-12. White's (3, 0) is a four, black blocks at
+    (3, 1), and either four white makes next leaves black no point: a draw.
+    White's (3, 13) or (3, 14) is a four whose five point is forbidden to
+    black while (3, 1) is still black's: a win. (9, 2), (9, 6), (9, 10) and
+    (11, 3) turn white to keep the count."""
+    from engine_cases import pattern_game
+    return pattern_game(gomoku.RENJU, black=[(2, 0), (2, 14), (0, 13), (1, 13), (4, 13), (5, 13)],
+                        white=[(3, 3), (3, 11), (9, 2), (9, 6), (9, 10), (11, 3)],
+                        free=[(3, 0), (3, 1), (3, 13), (3, 14)])[0]
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_renju_searches_score_black_left_no_point_as_a_draw_not_a_win(level):
+    g = boxed_endgame()
+    assert g.turn == 2 and g.winner == 0 and fives(g, 2) == []
+    won = []
+    for x, y in ((3, 0), (3, 1), (3, 13), (3, 14)):
+        g.play(x, y)
+        if solve(g) == -1:
+            won.append(y * 15 + x)
+        g.undo()
+    assert won == [3 + 13 * 15, 3 + 14 * 15]
+    assert vcf_of(g, 2, 200) in won
+    assert vct.search(g, 2, 4, 10, 400, 40) in won
+    m = ai.best_move(g, level)
+    assert m in won
+    g.play(m % 15, m // 15)
+    g.play(3, 1)                            # black's one legal point
+    m = ai.best_move(g, level)
+    assert g.play(m % 15, m // 15) == 2
+
+
+def level2_leaf(g):
+    """search._leaf for the side to move at ply 1, as level 2 sets it up."""
+    G = search._g
+    L = search._L2
+    G[search._WIDTH], G[search._REPLY_WIDTH], G[search._PLY3_WIDTH] = L[0], L[3], L[6]
+    G[search._NODES], G[search._NODE_LIMIT] = 0, L[5]
+    return search._leaf(g, g.turn, 1)
+
+
+def test_renju_search_leaves_value_black_left_no_point_at_0():
+    # the draw of the boxed endgame, met inside a search: black to move with
+    # no point, beside white's five point (3, 14), which black may not block
+    g = boxed_endgame()
+    for x, y in ((3, 0), (3, 1), (3, 13)):
+        g.play(x, y)
+    assert g.winner == 3 and g.turn == 1 and fives(g, 2) == [3 + 14 * 15]
+    assert level2_leaf(g) == 0
+    assert level3_ab(g, 1)[0] == 0
+    # white's winning line instead: (3, 13), black's forced (3, 1), and
+    # white to move with its five to play
+    for _ in range(3):
+        g.undo()
+    g.play(3, 13)
+    g.play(3, 1)
+    assert g.winner == 0 and g.turn == 2
+    assert level2_leaf(g) > 29000 and level3_ab(g, 1)[0] > 29000
 
 
 @pytest.mark.parametrize("rule", (gomoku.FREESTYLE, gomoku.STANDARD, gomoku.RENJU))

@@ -157,6 +157,8 @@ def _ab(g, me, depth, alpha, beta, ply):
         G[_STOP] = 1
         return 0
     G[_NODES] += 1
+    if g.winner:
+        return 0                    # drawn (renju: black left no point)
     h = G[_HASH]
     tm = 255
     j = _ttget(h)

@@ -59,7 +59,10 @@ def _leaf(g, me, ply, cut=_WIN):
     # out, double threes; at ply 1 the best few replies each valued at
     # ply 2, there (if _g[_PLY3_WIDTH], until _g[_NODE_LIMIT] scans) the
     # best few answers at ply 3, each loop stopping past `cut`; deeper an
-    # open three is blocked; else the eval
+    # open three is blocked; else the eval. A drawn game (renju: black left
+    # no point) is 0
+    if g.winner:
+        return 0
     n = C.gen(g, ply if ply < 3 else 3, me)
     G = _g
     G[_NODES] += 1

@@ -50,7 +50,8 @@ def vcf(g, me, only=-1):
             if not (me == 1 and why and why(g, p)):
                 g.play(p % 15, p // 15)
                 r = -1
-                n = _fives(g, p, me)
+                # drawn (renju: black left no point): no win
+                n = 0 if g.winner else _fives(g, p, me)
                 q = _g[_POINT]
                 if n > 1 or (n == 1 and me == 2 and why and why(g, q)):
                     r = p

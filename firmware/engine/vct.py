@@ -97,6 +97,8 @@ def vct(g, me, depth=4, width=8, only=-1, ply=0):
         r = 0
         f = _fives(g, p, me)
         q = _g[_POINT]
+        if g.winner:
+            f = m = 0               # drawn (renju: black left no point): no win
         if f > 1 or (f == 1 and me == 2 and why and why(g, q)):
             r = 1
         elif f == 1:
