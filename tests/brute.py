@@ -100,14 +100,14 @@ def solve(g):
     """The game's value for the side to move, by trying every legal move to
     the end (1 won, 0 drawn, -1 lost): for boards a few points from full."""
     if g.winner:
-        return 0
+        return 0 if g.winner == 3 else -1       # the side that moved won
     best = -1
     for p in range(225):
         x, y = p % 15, p // 15
         if g.stone(x, y) or g.forbidden(x, y) and g.turn == 1:
             continue
         g.play(x, y)
-        v = 0 if g.winner == 3 else 1 if g.winner else -solve(g)
+        v = -solve(g)
         g.undo()
         if v > best:
             best = v
