@@ -3,6 +3,7 @@ import pytest
 
 import ai
 import deepsearch
+from engine_cases import pattern_game
 import gomoku
 import movepick
 from brute import fives, four_points, has_vcf, position, solve
@@ -245,7 +246,6 @@ def boxed_endgame():
     White's (3, 13) or (3, 14) is a four whose five point is forbidden to
     black while (3, 1) is still black's: a win. (9, 2), (9, 6), (9, 10) and
     (11, 3) turn white to keep the count."""
-    from engine_cases import pattern_game
     return pattern_game(gomoku.RENJU, black=[(2, 0), (2, 14), (0, 13), (1, 13), (4, 13), (5, 13)],
                         white=[(3, 3), (3, 11), (9, 2), (9, 6), (9, 10), (11, 3)],
                         free=[(3, 0), (3, 1), (3, 13), (3, 14)])[0]
