@@ -2,6 +2,7 @@
 move latency from send_move on one handheld to the stone on the other's
 board, and radio packets on air per move, at 0% and 30% packet loss."""
 import os
+import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -28,11 +29,11 @@ def main():
             frames += r.medium.stats["frames"]
             acks += r.medium.stats["acks"]
         lat.sort()
-        med = lat[len(lat) // 2]
+        med = statistics.median(lat)
         p95 = lat[min(len(lat) - 1, int(len(lat) * 0.95))]
         bmed, bp95 = BUDGET[loss]
         ok = med <= bmed and p95 <= bp95
-        print("radio move latency at %d%% loss: median %d ms, p95 %d ms over "
+        print("radio move latency at %d%% loss: median %g ms, p95 %d ms over "
               "%d moves (budget: median <= %d, p95 <= %d) %s"
               % (loss * 100, med, p95, moves, bmed, bp95, verdict(ok)))
         print("radio packets on air per move at %d%% loss: %.1f (+ %.1f ESB "
