@@ -38,7 +38,7 @@ def test_round_trip_and_size():
     (lambda d: d[:-1], "truncated"),
     (lambda d: d[:5], "truncated"),
     (lambda d: b"", "truncated"),
-    (lambda d: d[:11] + bytes([d[11] ^ 0x10]) + d[12:], "checksum"),
+    (lambda d: d[:11] + bytes([d[11] ^ 0x10]) + d[12:], "bad checksum"),
     (lambda d: d[:4] + b"\x02" + d[5:], "version"),
     (lambda d: b"PK\x03\x04" + d[4:], "not a save"),
     (lambda d: d + b"\x00", "bad length"),
@@ -54,7 +54,7 @@ def test_off_board_move_refused_even_with_good_crc():
     data[10] = 230
     crc = savegame.crc16(data, 12)
     data[12], data[13] = crc >> 8, crc & 0xFF
-    with pytest.raises(ValueError, match="bad move"):
+    with pytest.raises(ValueError, match="a move off the board"):
         savegame.decode(bytes(data))
 
 

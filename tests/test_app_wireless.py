@@ -4,6 +4,7 @@ simulated medium joins with match.Match and plays back; the device's screen
 and the peer's game must agree, to the winner banner; a reset mid-match
 resumes it from the saved snapshot."""
 import os
+import pytest
 
 import host_sim
 
@@ -332,10 +333,20 @@ def test_the_match_loop_builds_no_text_while_nothing_changes(flash):
                         "Code 4821  peer lost  peer O1"]
 
 
+def _snapshot(moves=b"", host=1, session=0x12345679):
+    """A match save as Match.snapshot() writes it (freestyle, host black)."""
+    from crc16 import crc16
+    b = b"GMM1" + bytes((host, session >> 24, (session >> 16) & 0xFF,
+                         (session >> 8) & 0xFF, session & 0xFF, 0, 1, 0,
+                         len(moves))) + bytes(moves)
+    c = crc16(b, len(b))
+    return b + bytes((c >> 8, c & 0xFF))
+
+
 def test_only_b_forgets_a_saved_match(flash):
     """"Wireless match saved: A resume it, B forget it": the menu key,
     which the screen does not offer, must not delete the match."""
-    (flash / "gomoku.mat").write_bytes(b"GMM1 any saved match")
+    (flash / "gomoku.mat").write_bytes(_snapshot(b"\x70\x71"))
     s = Script()
     s.tap("menu")
     s.wait(300)
@@ -348,17 +359,48 @@ def test_only_b_forgets_a_saved_match(flash):
     assert not (flash / "gomoku.mat").exists()
 
 
-def test_a_damaged_saved_match_is_set_aside_not_lost(flash, capsys):
-    """A saved match that does not restore is reported, as the note says
-    "set aside", kept as gomoku.bad for a post-mortem (a damaged local save
-    is kept the same way), and out of the way of the next boot."""
-    blob = b"GMM1 any saved match"
+@pytest.mark.parametrize("blob, why", [
+    (b"GMM1 any saved match", "corrupt"),
+    (_snapshot(session=0), "foreign"),          # no match has session 0
+    (_snapshot(host=7), "foreign"),
+])
+def test_a_damaged_saved_match_is_set_aside_at_boot_not_offered(flash, capsys, blob, why):
+    """A saved match that is not one a match writes is reported at boot,
+    before "A: resume it" would offer it, kept as gomoku.bad for a
+    post-mortem (a damaged local save is kept the same way), and out of the
+    way of the next boot."""
     (flash / "gomoku.mat").write_bytes(blob)
     s = Script()
+    s.wait(300)
+    s.snap("note", band(0, 240))
+    s.tap("place")          # A: continue
+    s.wait(300)
+    s.snap("next", band(0, 240))
+    snaps = run_device(board_sim, s.end(), str(flash)).snaps
+    assert "Saved match not resumed (match save is %s): kept as gomoku.bad" % why \
+        in capsys.readouterr().out
+    note, after = " ".join(screen_text(snaps["note"], 240)), screen_text(snaps["next"], 240)
+    assert "not resumed" in note
+    after = " ".join(after)
+    assert "Wireless match saved" not in note + after and "> Start" in after
+    assert not (flash / "gomoku.mat").exists()
+    assert (flash / "gomoku.bad").read_bytes() == blob
+
+
+def test_a_saved_match_whose_moves_do_not_replay_is_set_aside(flash, capsys):
+    """Only the board can refuse a move taken twice: the match is offered,
+    and set aside with the board's reason when A tries to resume it."""
+    blob = _snapshot(b"\x70\x71\x70")
+    (flash / "gomoku.mat").write_bytes(blob)
+    s = Script()
+    s.wait(300)
+    s.snap("offer", band(0, 60))
     s.tap("place")          # A: resume it
     s.wait(300)
-    run_device(board_sim, s.end(), str(flash))
-    assert "Saved match set aside" in capsys.readouterr().out
+    snaps = run_device(board_sim, s.end(), str(flash)).snaps
+    assert "Wireless match saved" in screen_text(snaps["offer"], 60)
+    assert "Saved match not resumed ((7, 7) is occupied): kept as gomoku.bad" \
+        in capsys.readouterr().out
     assert not (flash / "gomoku.mat").exists()
     assert (flash / "gomoku.bad").read_bytes() == blob
 

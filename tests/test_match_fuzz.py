@@ -118,6 +118,15 @@ def packet(typ, game, count, payload, flags=L.F_HOST, session=None, seq=1, b=B):
     return with_crc(body)
 
 
+def hist(start, moves, repair=False, total=None, b=B):
+    """The host's HIST of `moves` from `start` on b's list, hashed right."""
+    hb = b.hash_at(start)
+    ha = L.crc16(bytes(moves), len(moves), hb)
+    return packet(L.HIST, b.game_no, start + len(moves) if total is None else total,
+                  bytes((start, hb >> 8, hb & 0xFF, ha >> 8, ha & 0xFF)) + bytes(moves),
+                  flags=L.F_HOST | (L.F_REPAIR if repair else 0), b=b)
+
+
 @settings(max_examples=300, deadline=None,
           suppress_health_check=[HealthCheck.too_slow])
 @given(st.binary(min_size=0, max_size=40))
@@ -178,17 +187,24 @@ def test_forged_foreign_and_impossible_packets_change_nothing():
         packet(L.STATUS, 0, c, (1,)),
         packet(L.ACK, 0, c, ()),
         # history that is illegal, off-board or does not hash right
-        packet(L.HIST, 0, c, (c, h >> 8, h & 0xFF, 0, 0, occupied)),
+        hist(c, [occupied]),
         packet(L.HIST, 0, c, (c, h >> 8, h & 0xFF, 0, 0, 230)),
         packet(L.HIST, 0, c, (c, h >> 8, h & 0xFF, 0, 0, 100, 101)),
         packet(L.HIST, 0, c, (0, 0xFF, 0xFF, 0, 0, 1, 2), flags=L.F_HOST),
         packet(L.HIST, 0, c, (1, 2)),
-        # a repair whose start does not hash as ours: nothing is taken back
+        # repairs that take nothing back: one whose start does not hash as
+        # ours; one the board refuses after the moves it replaces (a point
+        # taken twice); a late copy of one the joiner took long ago
         packet(L.HIST, 0, c, (1, 0x12, 0x34, 0, 0, 200, 201),
                flags=L.F_HOST | L.F_REPAIR),
+        hist(0, list(B.moves[:c - 1]) + [occupied], repair=True),
+        hist(0, list(B.moves[:3]), repair=True, total=3),
         packet(L.REMATCH, 5, c, ()),
-        # the host asks for a rematch while this game is still on
+        # the host asks for a rematch, or goes on to the next game, while
+        # this game is still on
         packet(L.STATUS, 0, c, (h >> 8, h & 0xFF, 1)),
+        packet(L.REMATCH, 1, c, ()),
+        packet(L.STATUS, 1, 0, (0xFF, 0xFF, 1)),
     ]
     deliver(forged + semantic)
     # foreign: the two other sessions, the reflected role, and a HELLO and
@@ -197,8 +213,9 @@ def test_forged_foreign_and_impossible_packets_change_nothing():
     assert B.stats["foreign"] - st0["foreign"] == 5
     assert B.stats["out_of_turn"] - st0["out_of_turn"] == 1
     # malformed: that JOIN, the off-board MOVE, the short MOVE, STATUS, ACK
-    # and HIST, and the two histories with an occupied or off-board point
-    assert B.stats["malformed"] - st0["malformed"] == 8
+    # and HIST, and the three histories with an occupied or off-board point
+    assert B.stats["malformed"] - st0["malformed"] == 9
+    assert B.stats["conflicts"] - st0["conflicts"] == 1    # the bad hash
     assert B.stats["moves_applied"] == st0["moves_applied"]
 
 
@@ -281,16 +298,35 @@ def test_a_move_of_the_next_game_is_not_acked_one_of_an_old_game_is():
     assert len(acks) == 1 and acks[0][8:10] == bytes((601 >> 8, 601 & 0xFF))
 
 
+def finished_pair(seed=7):
+    """A host and a joiner after the host (black) made five on row 0."""
+    medium = H.make_medium(seed=seed)
+    a = M.Match(H.Node(0, medium).radio, host=True, seed=seed,
+                now_ms=time.ticks_ms())
+    b = M.Match(H.Node(1, medium).radio, host=False, seed=seed + 1,
+                now_ms=time.ticks_ms())
+    step(a, b, lambda: a.state == b.state == M.PAIRED)
+    for k in range(9):
+        mover = a if k % 2 == 0 else b
+        assert mover.send_move(k // 2, 0 if mover is a else 1)
+        step(a, b, lambda n=k + 1: a.count == b.count == n
+             and not a.link.queue and not b.link.queue)
+    assert a.game.winner == b.game.winner == 1
+    return a, b
+
+
 def test_a_status_of_the_next_game_starts_it_one_of_an_old_game_does_not():
     # a device reset before the rematch took: the peer's STATUS says it
-    # went on to the next game, which both had agreed on
-    _, b, feed, _ = setup_pair()
+    # went on to the next game, which both had agreed on at the end of this
+    # one (mid-game, test_forged_... shows, it is refused)
+    _, b = finished_pair()
+    feed = b.link.radio = FeedRadio()
     now = time.ticks_ms()
-    feed.inbox.append(packet(L.STATUS, (b.game_no - 1) & 0xFF, 0,
-                             (0xFF, 0xFF, 0), b=b))
-    while feed.inbox:
-        b.poll(now)
-    assert b.game_no == 0 and b.count == 5
+    for game in ((b.game_no - 1) & 0xFF, 2):     # an old game; one too far on
+        feed.inbox.append(packet(L.STATUS, game, 0, (0xFF, 0xFF, 0), b=b))
+        while feed.inbox:
+            b.poll(now)
+        assert b.game_no == 0 and b.count == 9
     colour = b.my_colour
     feed.inbox.append(packet(L.STATUS, 1, 0, (0xFF, 0xFF, 0), b=b))
     events = []
@@ -303,19 +339,7 @@ def test_a_status_of_the_next_game_starts_it_one_of_an_old_game_does_not():
 
 def test_a_rematch_packet_alone_asks_the_peer_and_starts_the_game():
     # without waiting for a STATUS to carry the wish
-    medium = H.make_medium(seed=7)
-    a = M.Match(H.Node(0, medium).radio, host=True, seed=7,
-                now_ms=time.ticks_ms())
-    b = M.Match(H.Node(1, medium).radio, host=False, seed=8,
-                now_ms=time.ticks_ms())
-
-    step(a, b, lambda: a.state == b.state == M.PAIRED)
-    for k in range(9):      # black (the host) makes five on row 0
-        mover = a if k % 2 == 0 else b
-        assert mover.send_move(k // 2, 0 if mover is a else 1)
-        step(a, b, lambda n=k + 1: a.count == b.count == n
-             and not a.link.queue and not b.link.queue)
-    assert a.game.winner == b.game.winner == 1
+    a, b = finished_pair()
     fa, fb = FeedRadio(), FeedRadio()
     a.link.radio, b.link.radio = fa, fb
 

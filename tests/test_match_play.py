@@ -181,25 +181,46 @@ def test_a_renju_draw_short_of_a_full_board_ends_the_game_on_both():
     assert a.game.winner == b.game.winner == 0
 
 
-def test_diverged_lists_are_repaired_to_the_hosts():
+def _quiet_moves(n):
+    """n legal moves in play order, no five among them."""
+    import gomoku
+    g = gomoku.Game(0)
+    out = []
+    p = 0
+    while len(out) < n:
+        p = (p + 38) % 225
+        if g.stone(p % 15, p // 15) == 0:
+            g.play(p % 15, p // 15)
+            if g.winner:
+                g.undo()
+            else:
+                out.append(p)
+    return out
+
+
+@pytest.mark.parametrize("n, keep", [(4, 2), (40, 35)])
+def test_diverged_lists_are_repaired_to_the_hosts(n, keep):
+    """The joiner's list differs from move `keep` on; the host's wins. 40
+    moves do not fit one repair packet: it comes in parts."""
+    moves = _quiet_moves(2 * n - keep)
     medium, na, nb, a, b = _paired_pair(seed=8)
-    for k in range(4):
+    for k in range(n):
         mover = a if k % 2 == 0 else b
-        assert mover.send_move(k, 5)
+        assert mover.send_move(moves[k] % 15, moves[k] // 15)
         step(a, b, lambda n=k + 1: a.count == b.count == n)
     # a corrupted save: same session, a different history of the same length
     bad = M.Match.restore(nb.radio, b.snapshot(), seed=3)
-    bad._truncate(2)
-    bad.game.play(9, 9)
-    bad._record(9 * 15 + 9)
-    bad.game.play(10, 10)
-    bad._record(10 * 15 + 10)
+    bad._truncate(keep)
+    for p in moves[n:]:
+        bad.game.play(p % 15, p // 15)
+        bad._record(p)
+    assert bad.count == n and bad.game.winner == 0
     blob = bad.snapshot()
     nb.boot()
     b2 = M.Match.restore(nb.radio, blob, seed=4, now_ms=time.ticks_ms())
-    step(a, b2, lambda: b2.state == M.PAIRED and b2.count == 4)
-    assert bytes(b2.moves[:4]) == bytes(a.moves[:4])
-    assert b2.game.stone(9, 9) == 0 and b2.game.stone(3, 5) == 2
+    step(a, b2, lambda: b2.state == M.PAIRED and b2.count == n)
+    assert bytes(b2.moves[:n]) == bytes(a.moves[:n]) == bytes(moves[:n])
+    assert [b2.game.stone(p % 15, p // 15) for p in moves[n:]] == [0] * (n - keep)
     assert b2.stats["divergences"] + a.stats["divergences"] >= 1
 
 

@@ -43,7 +43,8 @@ def _end_phase(before):
 
 
 def _check_snapshot(blob):
-    """recover()'s check of a match snapshot left in its temporary file."""
+    """A match snapshot's check: of recover()'s temporary file, and of the
+    saved match before the player is offered it."""
     import match
     match.check_snapshot(blob)
 
@@ -187,6 +188,12 @@ class App:
                                 _check_snapshot, 300)
         if blob is None:
             return
+        try:
+            _check_snapshot(blob)       # recover() checked only a temp file
+        except ValueError as e:
+            savegame.set_aside(savegame.MATCH)
+            self.show_note(savegame.not_resumed("match", e))
+            return
         self.screen_lines(["Wireless match saved", "", "A: resume it",
                            "B: forget it"])
         if self.wait_key((PLACE, BACK)) == PLACE:   # only B deletes it
@@ -243,7 +250,7 @@ class App:
                     self.n += 1
         except ValueError as e:
             savegame.set_aside()
-            self.show_note("Saved game set aside: " + str(e))
+            self.show_note(savegame.not_resumed("game", e))
             return False
         self.game = g
         view = self.view

@@ -114,12 +114,21 @@ def _seed():
 
 
 def check_snapshot(b):
-    """Raise ValueError unless b is a whole snapshot() (magic, length, CRC)."""
+    """Raise ValueError unless b is a whole snapshot() (magic, length, CRC)
+    whose fields are ones a match writes. Whether its moves replay only
+    restore() can tell."""
     if len(b) < 15 or b[:4] != _SNAP_MAGIC:
         raise ValueError("not a match save")
     n = len(b) - 2
     if L.crc16(b, n) != (b[n] << 8) | b[n + 1] or b[12] != n - 13:
         raise ValueError("match save is corrupt")
+    if b[4] > 1 or not (b[5] | b[6] | b[7] | b[8]) or \
+            b[9] not in (gomoku.FREESTYLE, gomoku.STANDARD, gomoku.RENJU) or \
+            not 1 <= b[10] <= 2:
+        raise ValueError("match save is foreign")
+    for i in range(13, n):
+        if b[i] >= 225:
+            raise ValueError("match save is corrupt")
 
 
 class Match:
@@ -270,8 +279,6 @@ class Match:
         m.game_no = b[11]
         for i in range(b[12]):
             mv = b[13 + i]
-            if mv >= 225:
-                raise ValueError("match save is corrupt")
             m.game.play(mv % 15, mv // 15)
             m._record(mv)
         m._paired(RESYNCING)
@@ -471,7 +478,7 @@ class Match:
         elif typ == L.STATUS:
             self._on_status(game, count, b, p, plen, now)
         elif typ == L.HIST:
-            self._on_hist(game, flags, b, p, plen, now)
+            self._on_hist(game, flags, count, b, p, plen, now)
         elif typ == L.REMATCH:
             self._on_rematch(game, seq)
         elif typ == L.BYE:
@@ -531,9 +538,11 @@ class Match:
         ph = (b[p] << 8) | b[p + 1]
         pflags = b[p + 2]
         if game != self.game_no:
-            if 0 < (game - self.game_no) & 0xFF < 128:
+            if game == (self.game_no + 1) & 0xFF and self.game.winner:
+                # the peer went on to the rematch both asked for (this
+                # device was reset before it took); never from a game on
                 self.stats["resyncs"] += 1
-                self._new_game(game)        # the peer went on: both agreed
+                self._new_game(game)
             else:
                 self._reply_status(now)
                 return
@@ -583,7 +592,7 @@ class Match:
         self.link.send(L.HIST, self.game_no, self.count, pl,
                        flags=L.F_REPAIR if repair else 0)
 
-    def _on_hist(self, game, flags, b, p, plen, now):
+    def _on_hist(self, game, flags, total, b, p, plen, now):
         st = self.stats
         if plen < 5 or game != self.game_no:
             if plen < 5:
@@ -592,45 +601,66 @@ class Match:
         start = b[p]
         hb = (b[p + 1] << 8) | b[p + 2]
         ha = (b[p + 3] << 8) | b[p + 4]
+        q = p + 5
         nm = plen - 5
-        if start > self.count or start + nm <= self.count and not flags & L.F_REPAIR:
+        end = start + nm
+        if start > self.count or self.hash_at(start) != hb:
             return
-        if start < self.count:
-            if not (flags & L.F_REPAIR and not self.host):
+        if end <= self.count and self.hash_at(end) == ha and \
+                (end == total or not flags & L.F_REPAIR):
+            # nothing new; a repair is ignored only when it holds the
+            # host's whole list (a late copy of one must not take moves back)
+            return
+        if start < self.count and not (flags & L.F_REPAIR and not self.host):
+            return                  # only the host repairs, and only a joiner
+        for i in range(q, q + nm):
+            if b[i] >= 225:
+                st["malformed"] += 1
                 return
-        if self.hash_at(start) != hb:
+        if L.crc16(b, q + nm, hb, q) != ha:
+            st["conflicts"] += 1
             return
-        if start < self.count:
+        # Play the moves before recording them: if the board refuses one,
+        # ours, still in self.moves, go back and nothing has changed.
+        g = self.game
+        old = self.count
+        k = start
+        while k < old:
+            g.undo()
+            k += 1
+        k = 0
+        try:
+            while k < nm:
+                mv = b[q + k]
+                g.play(mv % 15, mv // 15)
+                k += 1
+        except ValueError:
+            while k:
+                g.undo()
+                k -= 1
+            for i in range(start, old):
+                mv = self.moves[i]
+                g.play(mv % 15, mv // 15)
+            st["malformed"] += 1
+            return
+        if start < old:
             st["divergences"] += 1
-            self._truncate(start)
-        before = self.count
-        ok = True
+        self.count = start
+        self._hash = hb
         for i in range(nm):
-            mv = b[p + 5 + i]
-            if mv >= 225:
-                ok = False
-                break
-            try:
-                self.game.play(mv % 15, mv // 15)
-            except ValueError:
-                ok = False
-                break
-            self._record(mv)
-        if not ok or self._hash != ha:
-            st["malformed" if not ok else "conflicts"] += 1
-            self._truncate(before)
-            return
-        if self.count > before:
-            st["resyncs"] += 1
-            st["moves_synced"] += self.count - before
-            self._find_peer_move()
-            self.events.append(EV_SYNCED)
-            self._reply_status(now)
+            self._record(b[q + i])
+        st["resyncs"] += 1
+        st["moves_synced"] += nm
+        self._find_peer_move()
+        self.events.append(EV_SYNCED)
+        self._reply_status(now)
 
     def _on_rematch(self, game, seq):
         self._ack(seq, L.REMATCH)
-        if game != (self.game_no + 1) & 0xFF:
-            return                      # a copy of one already taken
+        if game != (self.game_no + 1) & 0xFF or not self.game.winner:
+            # a copy of one already taken, or foreign: a game on here (the
+            # peer's STATUS asks again once this device has seen the end)
+            return
         if not self.peer_rematch:
             self.peer_rematch = True
             if self.rematch_wanted:

@@ -82,11 +82,11 @@ def decode(data):
     if n > 225 or len(data) != end + 2:
         raise ValueError("truncated" if len(data) < end + 2 else "bad length")
     if crc16(data, end) != (data[end] << 8) | data[end + 1]:
-        raise ValueError("checksum")
+        raise ValueError("bad checksum")
     moves = bytes(data[_HEAD:end])
     for m in moves:
         if m >= 225:
-            raise ValueError("bad move")
+            raise ValueError("a move off the board")
     rule, mode, level, human = data[5], data[6], data[7], data[8]
     if rule not in _RULES:
         raise ValueError("unknown rule %d" % rule)
@@ -184,7 +184,12 @@ def load():
     except ValueError as e:
         why = str(e)
     set_aside()
-    return None, "Save file set aside: " + why
+    return None, not_resumed("game", why)
+
+
+def not_resumed(what, why):
+    """The note for a save set aside: what it was, why, where it went."""
+    return "Saved %s not resumed (%s): kept as %s" % (what, why, BAD)
 
 
 def set_aside(path=PATH):

@@ -47,7 +47,7 @@ class Wireless:
             except ValueError as e:
                 savegame.set_aside(PATH)
                 forget()
-                app.show_note("Saved match set aside: %s" % (e,))
+                app.show_note(savegame.not_resumed("match", e))
                 return
             self.saved = self.m.saved_key()     # the file holds just this
         else:
