@@ -96,6 +96,8 @@ def test_board_position_colours_last_move_and_winning_line_markers():
     ("-1,3", "ERROR -1,3 is off the 15x15 board"),
     ("7", "ERROR expected x,y but got '7'"),
     ("a,b", "ERROR expected x,y numbers but got 'a,b'"),
+    ("1_4,0", "ERROR expected x,y numbers but got '1_4,0'"),     # int() takes it
+    ("\u0667,7", "ERROR expected x,y numbers but got '\u0667,7'"),  # an Arabic-Indic 7
     ("", "ERROR expected x,y but got ''"),
 ])
 def test_bad_turn_changes_nothing(arg, error):
@@ -248,12 +250,20 @@ def test_start_takes_only_15_and_restart_needs_a_game(line, error):
     ("INFO timeout_match x", "ERROR INFO timeout_match wants a number, got 'x'"),
     ("INFO game_type x", "ERROR INFO game_type wants a number, got 'x'"),
     ("INFO TIMEOUT_TURN x", "ERROR INFO timeout_turn wants a number, got 'x'"),
+    ("INFO timeout_turn -5", "ERROR INFO timeout_turn -5 is negative"),
+    ("INFO rule 16", "ERROR INFO rule 16: no Gomocup rule has bits above 8"),
+    ("INFO rule\t9", "ERROR INFO rule 9: caro is not supported"),   # a tab between
 ])
 def test_every_bad_info_value_is_told_at_the_next_move(info, error):
     loop, choose, out = loop_with("START 15", info)
     assert out == ["OK"]
     assert feed(loop, "BEGIN") == [error]
     assert loop.stones == [] and choose.calls == [] and loop.rule == 0
+
+
+def test_a_tab_parts_a_command_from_its_argument():
+    loop, choose, out = loop_with("START\t15", "TURN\t7,7")
+    assert out == ["OK", "0,0"] and loop.stones == [(7, 7, 2), (0, 0, 1)]
 
 
 def test_info_key_is_case_insensitive():

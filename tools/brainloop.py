@@ -39,13 +39,23 @@ class ProtocolError(Exception):
     """Bad input: answered with ERROR, the position is left as it was."""
 
 
+def number(text):
+    """int() of ASCII digits, a leading minus allowed; ValueError for
+    anything else, such as the '1_4' and other scripts' digits int() takes."""
+    t = text.strip()
+    d = t[1:] if t[:1] == "-" else t
+    if not (d.isascii() and d.isdigit()):
+        raise ValueError("not a number: %r" % text)
+    return int(t)
+
+
 def parse_xy(text):
     """'x,y' -> (x, y) ints; ProtocolError if malformed or off the board."""
     parts = text.split(",")
     if len(parts) != 2:
         raise ProtocolError("expected x,y but got %r" % text)
     try:
-        x, y = int(parts[0]), int(parts[1])
+        x, y = number(parts[0]), number(parts[1])
     except ValueError:
         raise ProtocolError("expected x,y numbers but got %r" % text) from None
     if not (0 <= x < SIZE and 0 <= y < SIZE):
@@ -57,20 +67,22 @@ def rule_from_info(value):
     """0 freestyle, 1 exactly five or 4 renju for an INFO rule bitmask (the
     engine's gomoku.FREESTYLE, STANDARD and RENJU)."""
     try:
-        bits = int(value)
+        bits = number(value)
     except ValueError:
         raise ProtocolError("INFO rule wants a number, got %r" % value) from None
     if bits < 0:
         raise ProtocolError("INFO rule %d is negative" % bits)
     if bits & 8:
         raise ProtocolError("INFO rule %d: caro is not supported" % bits)
+    if bits >= 16:
+        raise ProtocolError("INFO rule %d: no Gomocup rule has bits above 8" % bits)
     return 4 if bits & 4 else (1 if bits & 1 else 0)
 
 
 def check_start(arg):
     """START's argument: ProtocolError unless it is 15."""
     try:
-        size = int(arg)
+        size = number(arg)
     except ValueError:
         raise ProtocolError("START wants a board size, got %r" % arg) from None
     if size != SIZE:
@@ -80,7 +92,7 @@ def check_start(arg):
 def check_rectstart(arg):
     """RECTSTART's argument: ProtocolError unless it is 15,15."""
     try:
-        w, h = (int(v) for v in arg.split(","))
+        w, h = (number(v) for v in arg.split(","))
     except ValueError:
         raise ProtocolError("RECTSTART wants w,h, got %r" % arg) from None
     if (w, h) != (SIZE, SIZE):
@@ -90,19 +102,25 @@ def check_rectstart(arg):
 def parse_info(arg):
     """INFO's 'key value' -> (key lower-cased, value); ProtocolError for no
     key, a rule rule_from_info refuses, or a number key with no number."""
-    key, _, value = arg.partition(" ")
-    key = key.lower()
-    value = value.strip()
+    key, value = info_key(arg), arg.split(None, 1)[1:]
+    value = value[0].strip() if value else ""
     if not key:
         raise ProtocolError("INFO wants a key and a value")
     if key == "rule":
         rule_from_info(value)
     elif key in _NUMERIC_INFO:
         try:
-            int(value)
+            n = number(value)
         except ValueError:
             raise ProtocolError("INFO %s wants a number, got %r" % (key, value)) from None
+        if n < 0:
+            raise ProtocolError("INFO %s %d is negative" % (key, n))
     return key, value
+
+
+def info_key(arg):
+    """INFO's key, lower-cased ('' for none): the first word, however spaced."""
+    return arg.split(None, 1)[0].lower() if arg.strip() else ""
 
 
 def board_stones(lines):
@@ -116,7 +134,7 @@ def board_stones(lines):
             raise ProtocolError("BOARD line %r is not x,y,who" % ln)
         x, y = parse_xy(",".join(parts[:2]))
         try:
-            who = int(parts[2])
+            who = number(parts[2])
         except ValueError:
             raise ProtocolError("BOARD line %r: who is not a number" % ln) from None
         if who == 3:
@@ -154,7 +172,7 @@ class CommandLoop:
             return self._board_line(line)
         if not line:
             return []
-        word, _, arg = line.partition(" ")
+        word, arg = (line.split(None, 1) + [""])[:2]
         word = word.lower()
         fn = getattr(self, "cmd_" + word, None) if word.isalnum() else None
         if fn is None:
@@ -173,7 +191,7 @@ class CommandLoop:
         it. A problem waits for the next BEGIN, TURN or BOARD, which it
         answers instead (the protocol's way); a later good value of the same
         key forgets it."""
-        key = arg.split(None, 1)[0].lower() if arg else ""
+        key = info_key(arg)
         try:
             fn(arg)
         except ProtocolError as e:
