@@ -324,6 +324,22 @@ def test_boot_with_a_bad_save_reports_it_and_plays(flash, content):
         == 7 * 15 + 6
 
 
+def test_a_saved_game_that_is_over_is_shown_once_then_forgotten(flash):
+    """The app never saves a finished game (apply() clears the save at the
+    end), but a save can end in a five: it resumes on the winner's banner,
+    and the save goes as at any game's end, not offered at every boot."""
+    five = [0, 15, 1, 16, 2, 17, 3, 18, 4]       # black on row 0
+    (flash / savegame.PATH).write_bytes(blob(five))
+    s = Script(start_ms=650)
+    s.tap("place")              # "Saved game found": resume it
+    s.wait(300)
+    s.snap("board", [stone_point(VIEW, i) for i in range(225)])
+    rig = Rig(board_sim)
+    assert rig.run(s.end()) == "end"
+    assert screen_stones(rig, "board") == expected(five)
+    assert not (flash / savegame.PATH).exists()
+
+
 def test_power_cut_between_write_and_rename_in_play(flash, monkeypatch):
     moves, _ = plan_lost_game(0, 1, 1, limit=8)
     renames = []

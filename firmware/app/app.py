@@ -252,6 +252,8 @@ class App:
             savegame.set_aside()
             self.show_note(savegame.not_resumed("game", e))
             return False
+        if g.winner:
+            savegame.clear()    # over, as apply() leaves a game that ends
         self.game = g
         view = self.view
         view.attach(g)
