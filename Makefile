@@ -35,8 +35,9 @@ sim: venv
 
 # Two handhelds playing each other over UDP on 127.0.0.1.
 sim-pair: venv
-	$(PY) -m host_sim $(PAIR_VIEW) --udp 47101 --peer 47102 --flash build/flash-pair-a & \
-	$(PY) -m host_sim $(PAIR_VIEW) --udp 47102 --peer 47101 --flash build/flash-pair-b; wait
+	$(PY) -m host_sim $(PAIR_VIEW) --udp 47101 --peer 47102 --flash build/flash-pair-a & a=$$!; \
+	$(PY) -m host_sim $(PAIR_VIEW) --udp 47102 --peer 47101 --flash build/flash-pair-b; b=$$?; \
+	wait $$a && exit $$b
 
 # The same without a display: two terminal handhelds side by side in tmux.
 sim-pair-tmux: venv

@@ -141,7 +141,10 @@ def main(argv=None):
             raise SystemExit("script: %s" % e)
     mode = choose(args)
     if mode == "headless" and script is None and args.until is None:
-        raise SystemExit("headless needs --script FILE or --until MS")
+        raise SystemExit(
+            "headless needs --script FILE or --until MS" if args.headless else
+            "no display and no terminal to draw on: run it in a terminal "
+            "(or pass --terminal), or --headless with --script FILE or --until MS")
     flash = args.flash or os.path.join(ROOT, "build", "flash-" + board.NAME)
     shots = os.path.abspath(args.shots or ".")
     os.makedirs(shots, exist_ok=True)

@@ -291,6 +291,17 @@ def test_a_brain_that_fails_to_start_loses(tmp_path):
     assert rec.winner == 0 and rec.reason.startswith("cannot run"), rec
 
 
+def test_a_match_against_a_brain_that_never_starts_is_an_error(tmp_path, capsys):
+    """A mistyped command would win the other engine every game: the table
+    still shows what happened, but the arena says so and exits 2."""
+    missing = str(tmp_path / "no-such-brain")
+    assert arena.main([REF, missing, "--games", "2"]) == 2
+    out, err = capsys.readouterr()
+    assert "endings: cannot run '%s' 2" % missing in out
+    assert err.startswith("arena: %s never started (cannot run" % missing)
+    assert "..." + missing[-37:] in out         # a long name, marked where cut
+
+
 def test_a_full_board_is_a_draw_for_neither_engine(tmp_path):
     # each side fills its half of a pattern with no five anywhere
     cmds = []

@@ -3,6 +3,7 @@ script, its screenshots, bus trace and front ends (terminal, window)."""
 import io
 import json
 import os
+import sys
 
 import pytest
 
@@ -582,7 +583,8 @@ def test_terminal_arrow_tilt_leaves_a_slow_host_room(tmp_path):
 
 def test_cli_refuses_what_it_cannot_run(tmp_path, monkeypatch):
     """Each refusal is one line saying what is wrong, before the firmware
-    runs: a headless run with nothing to end it (it would run forever),
+    runs: a headless run with nothing to end it (it would run forever; with
+    no display and no terminal it is headless unasked, and says so),
     --peer without --udp (no radio to send from), a script file that is
     not there (not a FileNotFoundError traceback), a board that does not
     exist (naming those that do)."""
@@ -591,8 +593,13 @@ def test_cli_refuses_what_it_cannot_run(tmp_path, monkeypatch):
     def ran(*args, **kw):
         raise AssertionError("the firmware ran")
     monkeypatch.setattr(device.Device, "run", ran)
+    from host_sim import window
+    monkeypatch.setattr(window, "display_available", lambda: False)
+    monkeypatch.setattr(sys.stdin, "isatty", lambda: False, raising=False)
     for args, why in (
             (["--headless"], r"^headless needs --script FILE or --until MS$"),
+            ([], r"^no display and no terminal to draw on: run it in a terminal "
+                 r"\(or pass --terminal\), or --headless with --script FILE or --until MS$"),
             (["--headless", "--until", "5", "--peer", "47102"],
              r"^--peer needs --udp PORT$"),
             (["--headless", "--script", str(tmp_path / "none.txt")],

@@ -63,6 +63,7 @@ def test_move_ai_reply_undo_and_quit():
 def test_bad_input_changes_nothing():
     out = run("0\n1\nb\nzz\n16 3\n3\nh99\nh8\nh8\n7 7\nq\n")
     assert out.count("Not played") == 6
+    assert out.count("Not played: h8 is occupied") == 2     # as typed, h8 or 7 7
     b = boards(out)
     assert all(s == {} for s in b[:5])
     assert all(s == b[5] for s in b[6:]) and len(b[5]) == 2
@@ -132,10 +133,12 @@ def test_undo_as_white():
 
 
 def test_a_level_the_engine_lacks_is_refused_on_the_command_line():
+    # at once, as argparse refuses a bad --rule: not after the questions
     proc = subprocess.run([sys.executable, str(ROOT / "tools" / "play.py"),
-                           "--rule", "0", "--level", "99"], input="q\n",
+                           "--level", "99"], input="0\nq\n",
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode != 0 and "Traceback" not in proc.stderr
+    assert "Rule" not in proc.stdout
     assert proc.stderr.startswith("level 99 is not available: the levels are %s"
                                   % ", ".join(str(n) for n in play._levels())), proc.stderr
 

@@ -267,6 +267,11 @@ def play_game(cmd_black, cmd_white, opening=(), rule=FREESTYLE, timeout=30.0,
             b.close()
 
 
+def _label(name, width=40):
+    """A command as the table's engine name: its end, marked where cut."""
+    return name if len(name) <= width else "..." + name[3 - width:]
+
+
 class MatchResult:
     def __init__(self, names, games, rule):
         self.names = names
@@ -303,6 +308,17 @@ class MatchResult:
         return {"moves": len(t), "median": statistics.median(t),
                 "mean": sum(t) / len(t), "max": max(t)}
 
+    def never_started(self):
+        """The engines (0, 1) that failed to start in every game, each with
+        the first game's reason: their scores say nothing."""
+        out = []
+        for i in (0, 1):
+            lost = [r.reason for r in self.games if r.winner == 1 - i and
+                    ("failed to start" in r.reason or r.reason.startswith("cannot run"))]
+            if self.games and len(lost) == len(self.games):
+                out.append((i, lost[0]))
+        return out
+
     def table(self):
         out = ["%d games, rule %s" % (len(self.games), RULE_NAMES.get(self.rule, self.rule)),
                "%-40s %5s %5s %5s %6s %7s %9s %9s" % (
@@ -311,7 +327,7 @@ class MatchResult:
             as_black = self.as_black(i)[0]
             st = self.time_stats(i)
             out.append("%-40s %5d %5d %5d %5.1f%% %7d %9.1f %9.1f" % (
-                self.names[i][-40:], self.wins(i), self.wins(1 - i), self.draws(),
+                _label(self.names[i]), self.wins(i), self.wins(1 - i), self.draws(),
                 100 * self.score(i), as_black, st["median"] * 1000, st["max"] * 1000))
         reasons = {}
         for r in self.games:
@@ -405,7 +421,9 @@ def main(argv=None):
     res = run_match(args.engine_a, args.engine_b, games=args.games, rule=args.rule,
                     timeout=args.timeout, seed=args.seed, workers=args.workers, progress=show)
     print(res.table())
-    return 0
+    for i, reason in res.never_started():
+        print("arena: %s never started (%s)" % (res.names[i], reason), file=sys.stderr)
+    return 2 if res.never_started() else 0
 
 
 if __name__ == "__main__":

@@ -108,9 +108,6 @@ class TerminalGame:
         levels = [str(n) for n in _levels()]
         if level is None:
             level = int(self.ask("AI level", levels, str(self.level)))
-        elif str(level) not in levels:
-            raise SystemExit("level %d is not available: the levels are %s"
-                             % (level, ", ".join(levels)))
         if colour is None:
             colour = self.ask("Play black (moves first) or white", ["b", "w"],
                               "b" if self.human == 1 else "w")
@@ -188,9 +185,15 @@ class TerminalGame:
             else:
                 try:
                     x, y = parse_move(cmd)
-                    self.g.play(x, y)
                 except ValueError as e:
                     self.write("Not played: %s" % e)
+                    continue
+                try:
+                    self.g.play(x, y)
+                except ValueError as e:
+                    # the engine names points as (x, y): say them as typed
+                    self.write("Not played: %s" % str(e).replace(
+                        "(%d, %d)" % (x, y), name(x, y)))
                     continue
                 self.moves.append((x, y))
 
@@ -201,6 +204,9 @@ def main(argv=None):
     ap.add_argument("--level", type=int)
     ap.add_argument("--colour", "--color", choices=["black", "white", "b", "w"])
     a = ap.parse_args(argv)
+    if a.level is not None and a.level not in _levels():
+        raise SystemExit("level %d is not available: the levels are %s"
+                         % (a.level, ", ".join(str(n) for n in _levels())))
     game = TerminalGame(rule=a.rule, level=a.level, colour=a.colour)
     try:
         game.run()
