@@ -63,6 +63,9 @@ hash of the move list, game number) lets the device behind fetch the moves
 it misses; if the lists disagree the host's list wins and it is counted.
 A restored device stays RESYNCING (no local moves) until its list has
 matched the peer's; if the peer is lost before that, it waits too.
+A repair takes moves back only to replace them with the host's, all of
+which the board accepts. A rematch, or a STATUS of the next game, counts
+only once this game is over.
 Packets of another session, of our own role, malformed, illegal or out of
 turn are dropped and counted.
 """
