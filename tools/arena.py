@@ -421,9 +421,10 @@ def main(argv=None):
     res = run_match(args.engine_a, args.engine_b, games=args.games, rule=args.rule,
                     timeout=args.timeout, seed=args.seed, workers=args.workers, progress=show)
     print(res.table())
-    for i, reason in res.never_started():
+    dead = res.never_started()
+    for i, reason in dead:
         print("arena: %s never started (%s)" % (res.names[i], reason), file=sys.stderr)
-    return 2 if res.never_started() else 0
+    return 2 if dead else 0
 
 
 if __name__ == "__main__":

@@ -102,8 +102,8 @@ def check_rectstart(arg):
 def parse_info(arg):
     """INFO's 'key value' -> (key lower-cased, value); ProtocolError for no
     key, a rule rule_from_info refuses, or a number key with no number."""
-    key, value = info_key(arg), arg.split(None, 1)[1:]
-    value = value[0].strip() if value else ""
+    key = info_key(arg)
+    value = (arg.split(None, 1) + [""])[1].strip() if key else ""
     if not key:
         raise ProtocolError("INFO wants a key and a value")
     if key == "rule":
