@@ -71,8 +71,13 @@ ROW_BLACK = [(5, 7), (6, 7), (7, 5), (7, 6), (4, 4), (4, 5), (4, 6)]
 FAR_WHITE = [(0, 14), (2, 14), (14, 0), (12, 0), (14, 2), (0, 12), (12, 14), (14, 12), (10, 0)]
 
 
+def mirror_x(points):
+    return [(14 - x, y) for x, y in points]
+
+
+@pytest.mark.parametrize("flip", [False, True], ids=["as_drawn", "mirrored"])
 @pytest.mark.parametrize("far_end", ["white_stone", "black_stone_beyond"])
-def test_a_three_whose_only_straight_four_is_forbidden_is_no_three(far_end):
+def test_a_three_whose_only_straight_four_is_forbidden_is_no_three(far_end, flip):
     if far_end == "white_stone":
         # white (9, 7) right after (8, 7): 5..8 has no empty end there
         # (kills R24: that end not checked)
@@ -81,14 +86,22 @@ def test_a_three_whose_only_straight_four_is_forbidden_is_no_three(far_end):
         # black (10, 7): the end (9, 7) of 5..8 would make 5..10, six, so
         # 5..8 is no straight four (kills R26: the point beyond not checked)
         black, white = ROW_BLACK + [(10, 7)], FAR_WHITE[:8]
+    four_point, last_white = (4, 7), FAR_WHITE[-1]
+    if flip:
+        # left and right swapped: the spoilt four now lies the way the
+        # engine looks first (kills R23, R25: the near end or the point
+        # beyond it not checked)
+        black, white = mirror_x(black), mirror_x(white)
+        four_point, last_white = (10, 7), (14 - last_white[0], last_white[1])
     g = renju(black, white)
-    assert g.forbidden(4, 7) is False, "before (7, 7) (4, 7) is a four-three"
+    assert g.forbidden(*four_point) is False, "before (7, 7) it is a four-three"
     assert reference(g, 7, 7) is False
     assert not g.forbidden(7, 7)
     assert g.play(7, 7) == 0 and g.stone(7, 7) == 1
-    # after it, (4, 7) is the double four the rule relied on
-    g.play(*FAR_WHITE[-1])
-    expect_error(g, g.play, (4, 7), "(4, 7) is forbidden for black: double four")
+    # after it, the straight-four point is the double four the rule relied on
+    g.play(*last_white)
+    expect_error(g, g.play, four_point,
+                 "%r is forbidden for black: double four" % (four_point,))
 
 
 def test_the_same_three_is_real_when_its_straight_four_point_is_allowed():
