@@ -123,3 +123,40 @@ def test_occupied_names_the_point_as_x_then_y():
         g.play(3, 5)
         expect_error(g, g.play, (3, 5), "(3, 5) is occupied")
         assert g.stone(3, 5) == 1 and g.stone(5, 3) == 0
+
+
+# (12, 7) for black: a broken three across, (9, 7) (10, 7), real through
+# (11, 7); and one on the anti-diagonal, (10, 9) (9, 10), whose only
+# straight-four point is (11, 8). With (12, 7) played, (11, 8) makes that
+# straight four, a three across (9, 8) (10, 8), and a broken three on the
+# diagonal (8, 5) . (10, 7), whose only straight-four point (9, 6) is a double
+# four (with (9, 7) (9, 8) . (9, 10) down column 9): that three is no three.
+# So (11, 8) is a four-three, allowed; both threes of (12, 7) are real, and
+# renju forbids it. renju.why judges (11, 8) by its codes alone (one level
+# deep, as renju.py says, for the micro:bit's C stack): two threes, a
+# forbidden point, so it lets black play (12, 7). About one random renju
+# position in 550 (15 to 60 stones) holds such a point, always allowed where
+# the rule forbids it, never the other way.
+DEEP_BLACK = [(9, 8), (9, 7), (10, 7), (10, 8), (8, 5), (10, 9), (9, 10)]
+DEEP_WHITE = [(0, 0), (14, 0), (0, 14), (14, 14), (2, 0), (0, 2), (12, 0)]
+
+
+def test_the_deep_position_is_what_the_rule_says():
+    # the steps above, on the reference (its own full recursion)
+    g = renju(DEEP_BLACK, DEEP_WHITE)
+    board = [[g.stone(x, y) for x in range(15)] for y in range(15)]
+    assert ref_forbidden(board, 12, 7) is True
+    board[7][12] = 1
+    assert ref_forbidden(board, 11, 7) is False
+    assert ref_forbidden(board, 11, 8) is False
+    board[8][11] = 1
+    assert ref_forbidden(board, 9, 6) is True
+
+
+@pytest.mark.xfail(strict=True, raises=AssertionError,
+                   reason="renju.why looks one level deep: a straight-four point "
+                   "with two threes counts as forbidden even when one of them is "
+                   "no real three")
+def test_a_straight_four_point_is_judged_by_its_real_threes():
+    g = renju(DEEP_BLACK, DEEP_WHITE)
+    assert g.forbidden(12, 7)
