@@ -125,6 +125,23 @@ def test_occupied_names_the_point_as_x_then_y():
         assert g.stone(3, 5) == 1 and g.stone(5, 3) == 0
 
 
+def test_a_five_is_never_forbidden_even_with_a_double_three():
+    # (7, 7) completes five across (3..6, 7; white (2, 7) makes it a plain
+    # four) and makes two open threes, down (7, 5) (7, 6) and on the diagonal
+    # (5, 5) (6, 6). A five wins whatever else the move makes (kills R29:
+    # renju.why going on to count threes when the point makes five)
+    black = [(3, 7), (4, 7), (5, 7), (6, 7), (7, 5), (7, 6), (5, 5), (6, 6)]
+    white = [(2, 7), (0, 0), (14, 0), (0, 14), (14, 14), (2, 0), (0, 2), (12, 0)]
+    g = renju(black, white)
+    board = [[g.stone(x, y) for x in range(15)] for y in range(15)]
+    assert ref_forbidden(board, 7, 7) is False
+    board[7][3] = 0
+    assert ref_forbidden(board, 7, 7) is True, "a four there, not a five: forbidden"
+    assert not g.forbidden(7, 7)
+    assert g.play(7, 7) == 1
+    assert g.five() == (3, 7, 1, 0, 5)
+
+
 # (12, 7) for black: a broken three across, (9, 7) (10, 7), real through
 # (11, 7); and one on the anti-diagonal, (10, 9) (9, 10), whose only
 # straight-four point is (11, 8). With (12, 7) played, (11, 8) makes that
