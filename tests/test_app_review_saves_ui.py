@@ -14,6 +14,7 @@ host_sim.install()
 
 import savegame  # noqa: E402
 import settings  # noqa: E402
+from textline import TextLine  # noqa: E402
 
 
 def crafted(count, moves, rule=0, mode=0, level=1, human=1):
@@ -147,3 +148,42 @@ def test_settings_on_a_flash_that_refuses_writes(flash, monkeypatch):
     s.save()
     t = settings.Settings()
     assert t.load() and t.values[settings.RULE] == 4
+
+
+# ---- the text line ---------------------------------------------------------
+
+class Glass:
+    """Records what a TextLine paints: text runs and filled rectangles."""
+
+    def __init__(self):
+        self.texts = []
+        self.fills = []
+
+    def fill_rect(self, x, y, w, h, c):
+        self.fills.append((x, y, w, h, c))
+
+    def text(self, s, x, y, fg, bg):
+        self.texts.append((s, x, y, fg, bg))
+
+
+@pytest.mark.parametrize("w,pad", [(240, 2), (320, 2), (101, 3), (200, 0)])
+def test_text_stays_inside_its_line_and_is_centred(w, pad):
+    fw, fh, lh = 6, 8, 12
+    lcd = Glass()
+    line = TextLine(lcd, 0, 40, w, lh, fw, fh, 1, 0, pad)
+    line.set("x" * 100)                     # longer than any line: cut
+    assert lcd.fills == [(0, 40, w, lh, 0)]
+    for s, x, y, _, _ in lcd.texts:
+        assert x >= pad and x + len(s) * fw <= w - pad
+        assert y - 40 == 40 + lh - (y + fh)     # as much space above as below
+    assert "".join(t[0] for t in lcd.texts) == "x" * ((w - 2 * pad) // fw)
+    # center(): in the line's cells (as many as fit between the pads), the
+    # text's left and right margins differ by one cell at most
+    lcd2 = Glass()
+    line2 = TextLine(lcd2, 0, 40, w, lh, fw, fh, 1, 0, pad)
+    line2.center("Black wins!")
+    xs = [x + k * fw for s, x, _, _, _ in lcd2.texts
+          for k in range(len(s)) if s[k] != " "]
+    left = min(xs) - pad
+    right = pad + (w - 2 * pad) // fw * fw - (max(xs) + fw)
+    assert len(xs) == len("Blackwins!") and abs(left - right) <= fw
