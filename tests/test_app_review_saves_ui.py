@@ -12,9 +12,16 @@ import host_sim
 
 host_sim.install()
 
+import board_esp32_ili9341  # noqa: E402
+import board_sim  # noqa: E402
+import board_view as bv  # noqa: E402
 import savegame  # noqa: E402
 import settings  # noqa: E402
 from textline import TextLine  # noqa: E402
+from app_script import Script, layout, run_device, screen_text, stone_point  # noqa: E402
+
+VIEW = layout(board_sim)
+WHOLE = [(x, y) for y in range(240) for x in range(240)]
 
 
 def crafted(count, moves, rule=0, mode=0, level=1, human=1):
@@ -187,3 +194,135 @@ def test_text_stays_inside_its_line_and_is_centred(w, pad):
     left = min(xs) - pad
     right = pad + (w - 2 * pad) // fw * fw - (max(xs) + fw)
     assert len(xs) == len("Blackwins!") and abs(left - right) <= fw
+
+
+# ---- the start menu --------------------------------------------------------
+
+def write_settings(flash, mode, level=1, rule=0, black=0):
+    v = bytes((mode, level, rule, black))
+    (flash / settings.PATH).write_bytes(bytes((0xA7,)) + v
+                                        + bytes((sum(v) & 0xFF,)))
+
+
+def menu_text(dev, label):
+    return screen_text(dev.snaps[label], 240)
+
+
+def test_menu_lines_show_each_choice_as_it_is_made(flash):
+    s = Script(start_ms=700)
+    s.snap("opened", WHOLE)
+    s.tap("right")          # on Start: nothing to change, no game started
+    s.wait(100)
+    s.snap("still", WHOLE)
+    s.tap("menu")           # Mode
+    s.tap("menu")           # Level
+    s.tap("place")          # Level 2
+    s.wait(100)
+    s.snap("level2", WHOLE)
+    s.tap("place")          # and round to Level 1 again
+    s.wait(100)
+    s.snap("level1", WHOLE)
+    s.tap("back")           # Mode
+    s.tap("place")          # 2 players
+    s.tap("place")          # Wireless (this board has a radio)
+    s.tap("menu")           # Rule (Level is off for Wireless)
+    s.tap("menu")           # Black
+    s.tap("place")          # the peer plays black
+    s.wait(100)
+    s.snap("peer", WHOLE)
+    s.tap("back")           # Rule
+    s.tap("back")           # Mode
+    s.tap("left")           # a step back: Wireless to 2 players
+    s.wait(100)
+    s.snap("left", WHOLE)
+    dev = run_device(board_sim, s.end(), flash)
+    opened = menu_text(dev, "opened")
+    # the sim board has both: hints name the tilt and the joystick
+    assert "tilt/joystick: choose" in opened
+    assert "A: change/start  X: next" in opened
+    assert menu_text(dev, "still") == opened
+    level2 = menu_text(dev, "level2")
+    assert "> Level: 2" in level2
+    # one line selected at a time: the old one is drawn unselected again
+    assert [t for t in level2 if t.startswith(">")] == ["> Level: 2"]
+    assert "> Level: 1" in menu_text(dev, "level1")
+    peer = menu_text(dev, "peer")
+    assert "Mode:  Wireless" in peer, peer
+    assert "> Black: peer" in peer
+    assert [t for t in peer if t.startswith(">")] == ["> Black: peer"]
+    assert "> Mode:  2 players" in menu_text(dev, "left")
+
+
+@pytest.mark.parametrize("radio,mode", [(True, "Wireless"), (False, "vs AI")])
+def test_wireless_is_remembered_only_where_there_is_a_radio(flash, radio,
+                                                            mode):
+    write_settings(flash, settings.MODE_RADIO)
+    s = Script(start_ms=700)
+    if not radio:
+        s.tap("place")      # the missing radio's note
+        s.wait(200)
+    s.snap("opened", WHOLE)
+    dev = run_device(board_sim, s.end(), flash, radio=radio)
+    opened = " | ".join(menu_text(dev, "opened"))
+    assert "Mode:  " + mode in opened, opened
+
+
+# ---- the keys in a game ----------------------------------------------------
+
+def test_joystick_press_places_and_extra_undoes(flash):
+    # README: pressing the joystick places a stone; Y (extra) does what B does
+    s = Script()
+    s.start_two_players()
+    s.goto(7 * 15 + 7)
+    s.tap("press")
+    s.goto(7 * 15 + 8)
+    s.tap("press")
+    s.wait(100)
+    s.snap("two", [stone_point(VIEW, i) for i in range(225)])
+    s.tap("extra")
+    s.wait(100)
+    s.snap("one", [stone_point(VIEW, i) for i in range(225)])
+    dev = run_device(board_sim, s.end(), flash)
+    two, one = dev.snaps["two"], dev.snaps["one"]
+    assert two[7 * 15 + 7] == bv.BLACK and two[7 * 15 + 8] == bv.WHITE
+    assert two.count(bv.BLACK) == 1 and two.count(bv.WHITE) == 1
+    assert one[7 * 15 + 7] == bv.BLACK and bv.WHITE not in one
+
+
+def test_key_steering_holds_place_once_and_undo_once(flash):
+    """ESP32 without its gyro, two players: a held place puts one stone and
+    its release does not step the cursor; a held back takes back one move,
+    however long it is held."""
+    board = board_esp32_ili9341
+    view = layout(board)
+    s = Script(start_ms=900)
+    s.tap("place")          # dismiss the gyro note
+    s.wait(200)
+    s.tap("menu")           # Mode
+    s.tap("place")          # 2 players
+    s.tap("menu")           # Rule
+    s.tap("menu")           # Start
+    s.tap("place")
+    s.wait(300)
+    c = 7 * 15 + 7
+    s.tap("place", 900)     # black at the centre
+    s.wait(100)
+    s.snap("cursor", [view.origin(i) for i in range(225)])
+    s.tap("place")          # step right
+    s.tap("place", 700)     # white
+    s.tap("place")
+    s.tap("place", 700)     # black
+    s.wait(100)
+    s.snap("three", [stone_point(view, i) for i in range(225)])
+    s.tap("back", 1200)     # undo, held long
+    s.wait(100)
+    s.snap("two", [stone_point(view, i) for i in range(225)])
+    dev = run_device(board, s.end(), str(flash), gyro=False)
+    assert [i for i in range(225) if dev.snaps["cursor"][i] == bv.CURSOR] \
+        == [c]
+    three = dev.snaps["three"]
+    assert [three[c + k] for k in range(3)] == [bv.BLACK, bv.WHITE, bv.BLACK]
+    assert three.count(bv.BLACK) == 2 and three.count(bv.WHITE) == 1
+    two = dev.snaps["two"]
+    assert (two[c], two[c + 1]) == (bv.BLACK, bv.WHITE)
+    assert two.count(bv.BLACK) == 1 and two.count(bv.WHITE) == 1
