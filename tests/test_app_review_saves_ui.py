@@ -18,7 +18,7 @@ import board_view as bv  # noqa: E402
 import savegame  # noqa: E402
 import settings  # noqa: E402
 from textline import TextLine  # noqa: E402
-from app_script import Script, layout, run_device, screen_text, stone_point  # noqa: E402
+from app_script import Rig, Script, layout, run_device, screen_text, stone_point  # noqa: E402
 
 VIEW = layout(board_sim)
 WHOLE = [(x, y) for y in range(240) for x in range(240)]
@@ -326,3 +326,25 @@ def test_key_steering_holds_place_once_and_undo_once(flash):
     two = dev.snaps["two"]
     assert (two[c], two[c + 1]) == (bv.BLACK, bv.WHITE)
     assert two.count(bv.BLACK) == 1 and two.count(bv.WHITE) == 1
+
+
+@pytest.mark.parametrize("levels,want", [
+    ((1,), ["> Rule:  Freestyle", "Level: 1"]),     # one level: not a choice
+    ((1, 2, 3), ["> Level: 3"]),                    # left from 1 wraps to 3
+])
+def test_the_level_line_follows_the_levels_on_offer(flash, monkeypatch,
+                                                    levels, want):
+    import ai
+    monkeypatch.setattr(ai, "LEVELS", levels)
+    s = Script(start_ms=700)
+    s.tap("menu")           # Mode
+    s.tap("menu")           # Level, when there is a choice of levels
+    if len(levels) > 1:
+        s.tap("left")
+    s.wait(100)
+    s.snap("menu", WHOLE)
+    rig = Rig(board_sim)
+    assert rig.run(s.end()) == "end"
+    shown = screen_text(rig.snaps["menu"], 240)
+    for label in want:
+        assert label in shown, shown
