@@ -101,6 +101,21 @@ def test_saves_replace_each_other_on_fat(flash, monkeypatch):
     assert savegame.load()[0].moves == bytes([112, 113])
 
 
+def test_a_temp_save_takes_the_saves_place_on_fat(flash, monkeypatch):
+    # a power cut before the rename left both files: the temp one is the
+    # newer and must end up as PATH, since PATH is what the app sets aside
+    # when a resumed game's moves do not replay (else the older, good save
+    # would be set aside and the temp file offered at every boot)
+    fat_rename(monkeypatch)
+    (flash / savegame.PATH).write_bytes(crafted(1, [112]))
+    newer = crafted(2, [112, 113])
+    (flash / savegame.TMP).write_bytes(newer)
+    saved, problem = savegame.load()
+    assert problem is None and saved.moves == bytes([112, 113])
+    assert sorted(os.listdir(flash)) == [savegame.PATH]
+    assert (flash / savegame.PATH).read_bytes() == newer
+
+
 def test_a_second_bad_save_on_fat_is_the_one_kept(flash, monkeypatch):
     # the note says the damaged save is kept as BAD: it must be this one,
     # not the older one already there
@@ -155,6 +170,18 @@ def test_settings_on_a_flash_that_refuses_writes(flash, monkeypatch):
     s.save()
     t = settings.Settings()
     assert t.load() and t.values[settings.RULE] == 4
+
+
+def test_a_settings_file_longer_than_any_the_app_writes_gives_defaults(
+        flash):
+    v = bytes((settings.MODE_LOCAL, 2, 4, 1))
+    good = bytes((0xA7,)) + v + bytes((sum(v) & 0xFF,))
+    (flash / settings.PATH).write_bytes(good)
+    assert settings.Settings().load()
+    (flash / settings.PATH).write_bytes(good + b"\x00")
+    s = settings.Settings()
+    assert not s.load()
+    assert list(s.values) == list(settings.Settings().values)
 
 
 # ---- the text line ---------------------------------------------------------
