@@ -375,3 +375,34 @@ def test_the_level_line_follows_the_levels_on_offer(flash, monkeypatch,
     shown = screen_text(rig.snaps["menu"], 240)
     for label in want:
         assert label in shown, shown
+
+
+def test_lines_that_do_not_apply_are_dimmed(flash):
+    # two players: no AI level, and player 1 always has black; those two
+    # lines are drawn dim, the lines that can be changed in the text colour
+    import menu
+    s = Script(start_ms=700)
+    s.tap("menu")           # Mode
+    s.tap("place")          # 2 players
+    s.wait(100)
+    s.snap("menu", WHOLE)
+    dev = run_device(board_sim, s.end(), flash)
+    px = dev.snaps["menu"]
+    rows = [set(px[y * 240:(y + 1) * 240]) - {bv.SCREEN} for y in range(240)]
+    bands = []              # the colours of each run of rows with ink
+    for y in range(240):
+        if rows[y] and (y == 0 or not rows[y - 1]):
+            bands.append(set())
+        if rows[y]:
+            bands[-1] |= rows[y]
+    # the title, then one band per line, then the two hint lines
+    assert screen_text(px, 240)[:5] == ["> Mode:  2 players", "Level: -",
+                                        "Rule:  Freestyle", "Black: player 1",
+                                        "Start"]
+    assert len(bands) == 8, len(bands)
+    mode, level, rule, black, start = bands[1:6]
+    assert bv.BANNER in mode
+    for dim in (level, black):
+        assert menu._DIM in dim and bv.TEXT not in dim
+    for lit in (rule, start):
+        assert bv.TEXT in lit and menu._DIM not in lit
