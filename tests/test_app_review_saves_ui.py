@@ -18,7 +18,8 @@ import board_view as bv  # noqa: E402
 import savegame  # noqa: E402
 import settings  # noqa: E402
 from textline import TextLine  # noqa: E402
-from app_script import Rig, Script, layout, run_device, screen_text, stone_point  # noqa: E402
+from app_script import (Rig, Script, band, layout, run_device, screen_text,  # noqa: E402
+                        stone_point)
 
 VIEW = layout(board_sim)
 WHOLE = [(x, y) for y in range(240) for x in range(240)]
@@ -406,3 +407,40 @@ def test_lines_that_do_not_apply_are_dimmed(flash):
         assert menu._DIM in dim and bv.TEXT not in dim
     for lit in (rule, start):
         assert bv.TEXT in lit and menu._DIM not in lit
+
+
+def test_after_a_pause_the_tilt_held_is_level(flash):
+    # tilt.reset: "level from now on (after a pause, ...)": a device still
+    # held tilted when the game resumes does not carry the cursor on
+    s = Script()
+    s.start_two_players()
+    s.at("lean", 20, 0)     # tilted right and held: the cursor repeats
+    s.wait(1000)
+    s.tap("menu")           # pause
+    s.wait(500)
+    s.tap("back")           # resume, the device still tilted
+    s.wait(200)
+    s.snap("resumed", [VIEW.origin(i) for i in range(225)])
+    s.wait(1500)
+    s.snap("later", [VIEW.origin(i) for i in range(225)])
+    dev = run_device(board_sim, s.end(), flash)
+    at = [i for i in range(225) if dev.snaps["resumed"][i] == bv.CURSOR]
+    assert len(at) == 1 and 7 * 15 + 7 < at[0] < 7 * 15 + 14   # it moved
+    assert [i for i in range(225) if dev.snaps["later"][i] == bv.CURSOR] \
+        == at
+
+
+def test_a_joystick_held_into_the_pause_menu_does_not_step_it(flash):
+    # the pause menu forgets a repeat that began in the game: only a new
+    # press steps its items (else A right after would undo, not resume)
+    s = Script()
+    s.start_two_players()
+    s.at("press", "left")   # held: the cursor repeats left
+    s.wait(600)
+    s.tap("menu")           # pause, the joystick still held
+    s.wait(600)
+    s.snap("msg", band(VIEW.message.y, VIEW.message.h))
+    s.at("release", "left")
+    dev = run_device(board_sim, s.end(), flash)
+    assert screen_text(dev.snaps["msg"], VIEW.message.h) == \
+        ["Paused: < Resume >  X: next  A: ok"]
