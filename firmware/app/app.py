@@ -191,8 +191,7 @@ class App:
         try:
             _check_snapshot(blob)       # recover() checked only a temp file
         except ValueError as e:
-            savegame.set_aside(savegame.MATCH)
-            self.show_note(savegame.not_resumed("match", e))
+            self.show_note(savegame.set_aside("match", e, savegame.MATCH))
             return
         self.screen_lines(["Wireless match saved", "", "A: resume it",
                            "B: forget it"])
@@ -249,8 +248,7 @@ class App:
                     self.moves[self.n] = m
                     self.n += 1
         except ValueError as e:
-            savegame.set_aside()
-            self.show_note(savegame.not_resumed("game", e))
+            self.show_note(savegame.set_aside("game", e))
             return False
         if g.winner:
             savegame.clear()    # over, as apply() leaves a game that ends

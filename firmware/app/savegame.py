@@ -182,21 +182,18 @@ def load():
     try:
         return decode(data), None
     except ValueError as e:
-        why = str(e)
-    set_aside()
-    return None, not_resumed("game", why)
+        return None, set_aside("game", e)
 
 
-def not_resumed(what, why):
-    """The note for a save set aside: what it was, why, where it went."""
-    return "Saved %s not resumed (%s): kept as %s" % (what, why, BAD)
-
-
-def set_aside(path=PATH):
-    """Keep a damaged save (PATH or MATCH) for a post-mortem as BAD, out of
-    the way of the next."""
+def set_aside(what, why, path=PATH):
+    """Move a damaged save (PATH or MATCH) out of the way of the next, kept
+    as BAD for a post-mortem; -> the note for the player: what it was, why,
+    where it went."""
     _remove(BAD)
     try:
         os.rename(path, BAD)
+        where = "kept as " + BAD
     except OSError:
         _remove(path)
+        where = "removed"
+    return "Saved %s not resumed (%s): %s" % (what, why, where)

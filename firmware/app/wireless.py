@@ -45,9 +45,9 @@ class Wireless:
             try:
                 self.m = M.Match.restore(self.radio, blob)
             except ValueError as e:
-                savegame.set_aside(PATH)
+                note = savegame.set_aside("match", e, PATH)
                 forget()
-                app.show_note(savegame.not_resumed("match", e))
+                app.show_note(note)
                 return
             self.saved = self.m.saved_key()     # the file holds just this
         else:
