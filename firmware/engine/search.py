@@ -167,6 +167,10 @@ def root(g, me):
     n = C.gen(g, 0, me)
     st = G[_STATUS]
     if st == _S_FIVE or st == _S_LOST or st == _S_THREAT:
+        if st == _S_LOST and me == 1 and g._why and g._why(g, G[_POINT]):
+            # renju: the five named may be black's forbidden point; lost, it
+            # still plays a legal one
+            G[_POINT] = _any(g, me)
         return -1
     if n < 2:
         G[_POINT] = C._mv[0] if n else _any(g, me)
