@@ -8,6 +8,7 @@ import pytest
 
 import ai
 import gomoku
+import search
 from brute import fives, position
 
 # renju: (8, 8) joins (6, 8), (7, 8) and (8, 6), (8, 7) into two open
@@ -31,3 +32,51 @@ def test_renju_black_lost_to_an_open_four_still_plays_a_legal_move(level):
     g = position(DOUBLE3, [(4, 4), (5, 5), (6, 6), (7, 7)], rule=gomoku.RENJU)
     assert g.turn == 1 and fives(g, 2) == [3 * 15 + 3, 8 * 15 + 8] and g.forbidden(8, 8)
     assert legal(g, ai.best_move(g, level))
+
+
+def state(g):
+    """What a search must leave as it found it: stones, shape tables, the
+    moves so far (hist past g.moves is scratch), turn, winner."""
+    return (bytes(g.board), bytes(g.pat), bytes(g.hist[:g.moves]), g.moves, g.turn, g.winner)
+
+
+def test_renju_black_search_meets_a_four_it_may_not_block():
+    # white's (9, 9) would make the four (9..12, 9..12), shut by black at
+    # (13, 13), whose five (8, 8) is black's double-three point: inside
+    # black's search that reply leaves black a block it may not play, which
+    # is a loss to score, not a move to try
+    g = position(DOUBLE3 + [(13, 13)], [(10, 10), (11, 11), (12, 12), (0, 0), (14, 0)],
+                 rule=gomoku.RENJU)
+    assert g.turn == 1 and g.forbidden(8, 8) and fives(g, 2) == []
+    g.play(14, 14)                      # were black to pass, white's (9, 9)
+    g.play(9, 9)
+    assert fives(g, 2) == [8 * 15 + 8]
+    g.undo()
+    g.undo()
+    before = state(g)
+    for level in (2, 3):
+        ai.seed(level)
+        assert legal(g, ai.best_move(g, level)), level
+        assert state(g) == before, level
+
+
+def leaf(g, ply, ply3=3):
+    """search._leaf for the side to move at `ply`, with level 2's widths."""
+    G = search._g
+    L = search._L2
+    G[search._WIDTH], G[search._REPLY_WIDTH], G[search._PLY3_WIDTH] = L[0], L[3], ply3
+    G[search._NODES], G[search._NODE_LIMIT] = 0, L[5]
+    return search._leaf(g, g.turn, ply)
+
+
+def test_renju_deep_leaf_does_not_block_an_open_three_on_blacks_forbidden_point():
+    # white's open three (9..11, 9..11): its strongest block, (8, 8), is
+    # black's double-three point. Deep in the search (ply 3, where an open
+    # three is blocked, not searched) black must not play it out there
+    g = position(DOUBLE3 + [(1, 13)], [(9, 9), (10, 10), (11, 11), (0, 0), (14, 0)],
+                 rule=gomoku.RENJU)
+    assert g.turn == 1 and g.forbidden(8, 8) and fives(g, 2) == []
+    before = state(g)
+    v = leaf(g, 3)
+    assert -search._BIG < v < search._BIG
+    assert state(g) == before
