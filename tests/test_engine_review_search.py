@@ -9,7 +9,8 @@ import pytest
 import ai
 import gomoku
 import search
-from brute import fives, position
+import vcf
+from brute import fives, four_points, position
 
 # renju: (8, 8) joins (6, 8), (7, 8) and (8, 6), (8, 7) into two open
 # threes, forbidden to black
@@ -80,3 +81,130 @@ def test_renju_deep_leaf_does_not_block_an_open_three_on_blacks_forbidden_point(
     v = leaf(g, 3)
     assert -search._BIG < v < search._BIG
     assert state(g) == before
+
+
+# Black to move, no open three anywhere: (6,7) or (6,8) makes a four, white's
+# block is forced, and the other point then makes a double four (as in
+# test_search_tactics)
+VCF_BLACK = [(3, 7), (4, 7), (5, 7), (3, 8), (4, 8), (5, 8), (6, 9), (6, 10)]
+VCF_WHITE = [(2, 7), (2, 8), (6, 11), (0, 0), (3, 6), (0, 14), (14, 14), (7, 10)]
+
+
+def vcf_of(g, me, nodes):
+    """vcf for `me` with a fresh budget of `nodes`: (move, nodes used)."""
+    G = search._g
+    G[search._VCF_NODES], G[search._VCF_LIMIT] = 0, nodes
+    return vcf.vcf(g, me), G[search._VCF_NODES]
+
+
+def test_vcf_keeps_its_node_budget_and_finds_nothing_else_short_of_it():
+    g = position(VCF_BLACK, VCF_WHITE)
+    before = state(g)
+    win, used = vcf_of(g, 1, 500)
+    assert win >= 0 and used > 0
+    assert vcf_of(g, 1, 0) == (-1, 0)          # no budget: no move tried
+    for limit in range(used + 3):
+        m, n = vcf_of(g, 1, limit)
+        assert n <= limit, (limit, n)
+        # the search is in a fixed order: cut short, it finds that win or none
+        assert m == (win if limit >= used else -1), (limit, m)
+        assert state(g) == before
+
+
+def test_renju_vcf_never_plays_blacks_double_four():
+    # black's shut threes (3..5, 7) and (6, 4..6) cross at (6, 7): a double
+    # four, freestyle's one winning move, and forbidden under renju. There
+    # black's other fours, (7, 7) and (6, 8), are each blocked at (6, 7),
+    # which leaves black no four at all: no VCF
+    black = [(3, 7), (4, 7), (5, 7), (6, 4), (6, 5), (6, 6)]
+    white = [(2, 7), (6, 3), (0, 0), (14, 0), (0, 14), (14, 14)]
+    g = position(black, white)
+    assert g.turn == 1 and fives(g, 1) == [] and four_points(g, 1) == [111, 112, 126]
+    assert vcf_of(g, 1, 200)[0] == 6 + 7 * 15
+    g = position(black, white, rule=gomoku.RENJU)
+    assert g.forbidden(6, 7)
+    for x, y in ((7, 7), (6, 8)):
+        g.play(x, y)
+        g.play(6, 7)
+        assert four_points(g, 1) == []
+        g.undo()
+        g.undo()
+    before = state(g)
+    assert vcf_of(g, 1, 200)[0] == -1
+    assert state(g) == before
+    assert legal(g, ai.best_move(g, 2))
+
+
+def game(points):
+    g = gomoku.Game()
+    for p in points:
+        g.play(p % 15, p // 15)
+    return g
+
+
+# black to move after six moves of a level-2 game: level 2 reads a third
+# ply on every black move
+OPENING = [112, 113, 128, 144, 142, 127]
+
+
+def level2(g, L=None, monkeypatch=None):
+    """search.best_move at level 2 (its own module: the app's tests may
+    reload the one ai imports), seed 5, with limits L if given: (move,
+    scans, VCF nodes)."""
+    if L is not None:
+        monkeypatch.setattr(search, "_L2", L)
+    search.seed(5)
+    m = search.best_move(g, 2)
+    G = search._g
+    return m, G[search._NODES], G[search._VCF_NODES]
+
+
+def test_level2_third_ply_starts_only_below_its_scan_limit(monkeypatch):
+    # every third-ply node is met after the root move's scan and the
+    # reply's own: with a limit of 2 scans or less no third ply starts at
+    # all, as if its width were 0
+    g = game(OPENING)
+    L = search._L2
+    before = state(g)
+    full = level2(g)
+    none = level2(g, L[:4] + (0, L[5], 0) + L[7:], monkeypatch)
+    assert none[1] < full[1]                    # the third ply is read here
+    for limit in (0, 1, 2):
+        assert level2(g, L[:5] + (limit,) + L[6:], monkeypatch) == none, limit
+    assert state(g) == before
+
+
+# the slots of candscan._g level 2 sets for itself, each with what an
+# earlier search (of any level) might have left there
+LEFT_OVER = (
+    {search._NODES: 10 ** 6, search._NODE_LIMIT: 0, search._VCF_NODES: 10 ** 6,
+     search._VCF_LIMIT: 0, search._WIDTH: 1, search._REPLY_WIDTH: 1, search._PLY3_WIDTH: 0},
+    {search._NODES: 0, search._NODE_LIMIT: 10 ** 6, search._VCF_NODES: 0,
+     search._VCF_LIMIT: 10 ** 6, search._WIDTH: 10, search._REPLY_WIDTH: 10,
+     search._PLY3_WIDTH: 10},
+)
+
+
+# a level-2 game (test_search_tactics') where black, to move, has fours, no
+# sure threat, and a VCF: the root plays the VCF without searching
+ROOT_VCF_GAME = [112, 113, 98, 84, 97, 99, 85, 127, 69, 155, 141, 125, 55, 83, 53, 101, 52, 54,
+                 37, 21, 70, 100]
+
+
+@pytest.mark.parametrize("stones", [OPENING, OPENING[:5], ROOT_VCF_GAME])
+def test_level2_does_the_same_work_whatever_earlier_searches_left(stones):
+    # a level is fixed limits: the same position and seed give the same
+    # move from the same number of scans and VCF nodes, and the VCF is found
+    # even after a search that spent all of its budget
+    g = game(stones)
+    before = state(g)
+    want = level2(g)
+    if stones is ROOT_VCF_GAME:
+        assert want[0] == vcf_of(g, 1, search._L2[1])[0] >= 0
+        want = want[0], want[2]             # the root scans, nothing counts them
+    for left in LEFT_OVER:
+        for slot, value in left.items():
+            search._g[slot] = value
+        got = level2(g)
+        assert (got if len(want) == 3 else (got[0], got[2])) == want
+        assert state(g) == before
