@@ -8,9 +8,11 @@ import pytest
 
 import ai
 import gomoku
+import movepick
 import search
 import vcf
 from brute import fives, four_points, position
+from movepick import pick
 
 # renju: (8, 8) joins (6, 8), (7, 8) and (8, 6), (8, 7) into two open
 # threes, forbidden to black
@@ -208,3 +210,37 @@ def test_level2_does_the_same_work_whatever_earlier_searches_left(stones):
         got = level2(g)
         assert (got if len(want) == 3 else (got[0], got[2])) == want
         assert state(g) == before
+
+
+def picks(V, best, margin, seeds=range(64)):
+    """movepick.pick over moves 10, 11, ... valued V, for each seed: the set
+    of moves picked."""
+    R = bytearray(range(10, 10 + len(V)))
+    out = set()
+    for s in seeds:
+        movepick.seed(s)
+        out.add(pick(R, V, len(V), best, margin))
+    return out
+
+
+def test_pick_chooses_among_the_moves_within_the_margin_and_only_those():
+    # 100, 70 and 60 are within 40 of the best; 59 and -5 are not
+    assert picks([100, 59, 70, -5, 60], 100, 40) == {10, 12, 14}
+    assert picks([-300, -340, -341], -300, 40) == {10, 11}
+    # one move: it is the pick, whatever the margin
+    assert picks([7], 7, 0) == picks([7], 7, 40) == {10}
+
+
+def test_pick_takes_a_mate_and_is_repeatable_by_seed():
+    # a mating score allows no margin: the mate itself, for every seed, and
+    # a lost side still gets its move
+    win = search._WIN - 3
+    assert picks([100, win, 50], win, 40) == {11}
+    assert picks([-win], -win, 40) == {10}
+    R = bytearray(range(10, 15))
+    V = [100, 90, 80, 70, 60]
+    runs = []
+    for _ in range(2):
+        movepick.seed(77)
+        runs.append([pick(R, V, 5, 100, 40) for _ in range(20)])
+    assert runs[0] == runs[1] and len(set(runs[0])) > 1
