@@ -12,6 +12,7 @@ import movepick
 import search
 import vcf
 from brute import fives, four_points, position
+from engine_cases import pattern_game
 from movepick import pick
 
 # renju: (8, 8) joins (6, 8), (7, 8) and (8, 6), (8, 7) into two open
@@ -244,3 +245,14 @@ def test_pick_takes_a_mate_and_is_repeatable_by_seed():
         movepick.seed(77)
         runs.append([pick(R, V, 5, 100, 40) for _ in range(20)])
     assert runs[0] == runs[1] and len(set(runs[0])) > 1
+
+
+@pytest.mark.parametrize("level", (1, 2, 3))
+def test_a_dead_board_still_gets_a_free_point(level):
+    # the draw pattern with its two corners free: no line can make five any
+    # more, no point has a shape, the centre is taken; white to move has
+    # (0, 0) and (14, 14) left
+    g, _ = pattern_game(gomoku.FREESTYLE, free=[(0, 0), (14, 14)])
+    assert g.moves == 223 and g.winner == 0 and not any(g.pat)
+    search.seed(1)
+    assert ai.best_move(g, level) in (0, 224)
