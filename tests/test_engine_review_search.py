@@ -256,3 +256,25 @@ def test_a_dead_board_still_gets_a_free_point(level):
     assert g.moves == 223 and g.winner == 0 and not any(g.pat)
     search.seed(1)
     assert ai.best_move(g, level) in (0, 224)
+
+
+@pytest.mark.parametrize("lines", [((1, 0), (0, 1)), ((1, 1), (-1, 1))])
+@pytest.mark.parametrize("way", (1, -1))
+def test_vcf_sees_a_five_four_points_away_on_every_line(lines, way):
+    # two lines through (7, 7), each W . B B B . W with (7, 7) the first
+    # free point: there black makes two fours whose fives lie four points
+    # away (one way, then the other), a double four. Black's only other
+    # fours, at the far free points, are blocked at (7, 7): no other win
+    black, white = [], []
+    for dx, dy in lines:
+        dx, dy = dx * way, dy * way
+        black += [(7 + k * dx, 7 + k * dy) for k in (1, 2, 3)]
+        white += [(7 - dx, 7 - dy), (7 + 5 * dx, 7 + 5 * dy)]
+    g = position(black, white + [(0, 0), (14, 14)])
+    assert g.turn == 1 and fives(g, 1) == []
+    far = sorted((7 + 4 * dx * way) + (7 + 4 * dy * way) * 15 for dx, dy in lines)
+    assert four_points(g, 1) == sorted(far + [7 * 15 + 7])
+    g.play(7, 7)
+    assert fives(g, 1) == far
+    g.undo()
+    assert vcf_of(g, 1, 200)[0] == 7 * 15 + 7
