@@ -12,7 +12,7 @@ import movepick
 import search
 import vcf
 from brute import fives, four_points, position
-from engine_cases import pattern_game
+from engine_cases import expect_error, pattern_game
 from movepick import pick
 
 # renju: (8, 8) joins (6, 8), (7, 8) and (8, 6), (8, 7) into two open
@@ -278,3 +278,12 @@ def test_vcf_sees_a_five_four_points_away_on_every_line(lines, way):
     assert fives(g, 1) == far
     g.undo()
     assert vcf_of(g, 1, 200)[0] == 7 * 15 + 7
+
+
+@pytest.mark.parametrize("level", (2, 3))
+def test_search_refuses_a_finished_game_and_changes_nothing(level):
+    # search.best_move is an entry point of its own (ai hands it levels 2
+    # and up): a game already won is refused there too, not answered
+    g = position([(3, 7), (4, 7), (5, 7), (6, 7), (7, 7)], [(0, 0), (14, 0), (0, 14), (14, 14)])
+    assert g.winner == 1
+    expect_error(g, search.best_move, (g, level), "game over")
