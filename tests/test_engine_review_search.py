@@ -287,3 +287,20 @@ def test_search_refuses_a_finished_game_and_changes_nothing(level):
     g = position([(3, 7), (4, 7), (5, 7), (6, 7), (7, 7)], [(0, 0), (14, 0), (0, 14), (14, 14)])
     assert g.winner == 1
     expect_error(g, search.best_move, (g, level), "game over")
+
+
+@pytest.mark.parametrize("level", (1, 2, 3))
+def test_a_four_three_of_ones_own_comes_before_blocking_the_other_sides(level):
+    # black's (6, 7): a four on row 7 (shut at (2, 7)) and an open three down
+    # column 6, and white has no four to answer with: a win. White's (12, 2)
+    # is the same for white (its row shut by black at (8, 2)), a move later.
+    # Black's other four, (7, 7), is blocked at (6, 7), where its three
+    # crossed; any move but a four lets white's four-three in: (6, 7) is
+    # black's one winning move
+    g = position([(3, 7), (4, 7), (5, 7), (6, 8), (6, 9), (8, 2)],
+                 [(2, 7), (9, 2), (10, 2), (11, 2), (12, 3), (12, 4)])
+    assert g.turn == 1 and fives(g, 1) == fives(g, 2) == []
+    assert four_points(g, 1) == [6 + 7 * 15, 7 + 7 * 15]
+    assert four_points(g, 2) == [12 + 2 * 15, 13 + 2 * 15]
+    search.seed(level)
+    assert ai.best_move(g, level) == 6 + 7 * 15
