@@ -32,10 +32,11 @@ def legal(g, m):
 def test_renju_black_lost_to_an_open_four_still_plays_a_legal_move(level):
     # white's open four (4..7, 4..7) has two fives, (3, 3) and (8, 8); the
     # second, later in board order, is black's double-three point. Black is
-    # lost, and must still move legally: (3, 3), or any allowed point
+    # lost, and must still move legally: on (3, 3), which leaves white one
+    # five to find
     g = position(DOUBLE3, [(4, 4), (5, 5), (6, 6), (7, 7)], rule=gomoku.RENJU)
     assert g.turn == 1 and fives(g, 2) == [3 * 15 + 3, 8 * 15 + 8] and g.forbidden(8, 8)
-    assert legal(g, ai.best_move(g, level))
+    assert ai.best_move(g, level) == 3 * 15 + 3
 
 
 def state(g):

@@ -44,11 +44,22 @@ def pick(R, V, n, best, margin):
 
 
 def _any(g, me):
+    # a free point `me` may play: one that blocks a five of the other side's
+    # if there is one (lost to two, it still leaves the opponent one to find)
     why = g._why
     bd = g.board
+    P = g.pat
+    do = 2 - ((me - 1) << 1)
+    q = -1
     p = 0
     while p < 225:
-        if not (bd[p >> 2] >> ((p & 3) << 1)) & 3 and not (me == 1 and why and why(g, p)):
-            return p
+        if not (bd[p >> 2] >> ((p & 3) << 1)) & 3:
+            e = P[(p << 2) + do]
+            f = P[(p << 2) + do + 1]
+            five = e & 15 == 10 or e >> 4 == 10 or f & 15 == 10 or f >> 4 == 10
+            if (five or q < 0) and not (me == 1 and why and why(g, p)):
+                if five:
+                    return p
+                q = p
         p += 1
-    return -1
+    return q

@@ -169,7 +169,7 @@ def root(g, me):
     if st == _S_FIVE or st == _S_LOST or st == _S_THREAT:
         if st == _S_LOST and me == 1 and g._why and g._why(g, G[_POINT]):
             # renju: the five named may be black's forbidden point; lost, it
-            # still plays a legal one
+            # still blocks one it may play
             G[_POINT] = _any(g, me)
         return -1
     if n < 2:
