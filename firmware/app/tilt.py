@@ -20,7 +20,9 @@ DOWN = const(4)
 _RATE_BAND = const(2500)     # mdps: slower than this is noise or drift
 _DEAD = const(9000)          # mdeg: tilt before the first step
 _RELEASE = const(6000)       # mdeg: back inside this ends the tilt
-_LIMIT = const(45000)        # mdeg: integration clamp
+_LIMIT = const(180000)       # mdeg: integration clamp (half a turn: a
+                             # lower one loses the angle past it, and the
+                             # device back at level reads as tilted)
 _FIRST_MS = const(450)       # pause before auto-repeat
 _SLOW_MS = const(300)        # first repeat interval
 _FAST_MS = const(90)         # fastest repeat interval
