@@ -464,3 +464,40 @@ def test_stones_are_drawn_with_their_rims(flash):
     black, white = dev.snaps["rims"][:5], dev.snaps["rims"][5:]
     assert black == [bv.BLACK] * 5
     assert white == [bv.WHITE_EDGE] * 4 + [bv.WHITE]
+
+
+def test_playing_white_you_beat_the_ai_and_undo_takes_back_only_your_five(
+        flash):
+    # a vs-AI game saved with you as white, four white stones in a row and
+    # white to move: your five wins ("You win!", the five highlighted), and
+    # B takes back that move alone (the AI made no reply to take back)
+    import gomoku
+    import savegame
+    black = [0, 2, 4, 6, 8]
+    white = [9 * 15 + 3 + k for k in range(4)]
+    moves = []
+    for b, w in zip(black, white + [None]):
+        moves.append(b)
+        if w is not None:
+            moves.append(w)
+    savegame.write(gomoku.FREESTYLE, 0, 1, 2, bytes(moves), len(moves))
+    five = white + [9 * 15 + 7]
+    s = Script()
+    s.tap("place")          # "Saved game found": A resumes
+    s.wait(300)
+    s.place(five[-1])
+    s.wait(300)
+    s.snap("banner", band(VIEW.status.y, VIEW.status.h))
+    s.snap("bg", [(VIEW.origin(i)[0] + 1, VIEW.origin(i)[1] + 1) for i in ALL])
+    s.tap("back")
+    s.wait(300)
+    snap_stones(s, "undone")
+    snap_status(s, "status")
+    s.snap("undone:bg", [(VIEW.origin(i)[0] + 1, VIEW.origin(i)[1] + 1)
+                         for i in ALL])
+    dev = run_device(board_sim, s.end(), flash)
+    assert screen_text(dev.snaps["banner"], VIEW.status.h) == ["You win!"]
+    assert [i for i in ALL if dev.snaps["bg"][i] == bv.WIN] == five
+    assert sorted(stones(dev, "undone")) == sorted(moves)
+    assert bv.WIN not in dev.snaps["undone:bg"]       # the five unmarked
+    assert status(dev, "status") == ["White (you) to move", "#9"]
