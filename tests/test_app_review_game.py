@@ -501,3 +501,52 @@ def test_playing_white_you_beat_the_ai_and_undo_takes_back_only_your_five(
     assert sorted(stones(dev, "undone")) == sorted(moves)
     assert bv.WIN not in dev.snaps["undone:bg"]       # the five unmarked
     assert status(dev, "status") == ["White (you) to move", "#9"]
+
+
+def test_new_game_vs_ai_keeps_your_colour(flash):
+    # you chose white: the AI opens; a new game from the pause menu has
+    # the same settings, so the AI opens again and you are still white
+    s = Script()
+    s.tap("back")           # from Start up to "Black: you"
+    s.tap("place")          # Black: AI
+    s.tap("menu")           # Start
+    s.tap("place")
+    s.wait(600)             # the AI opens
+    s.place(3 * 15 + 3)
+    s.wait(400)             # the AI answers
+    snap_stones(s, "three")
+    s.tap("menu")           # Paused: < Resume >
+    s.tap("menu")           # Undo
+    s.tap("menu")           # New game
+    s.tap("place")
+    s.wait(600)             # the AI opens the new game
+    snap_stones(s, "again")
+    snap_status(s, "status")
+    dev = run_device(board_sim, s.end(), flash)
+    assert len(stones(dev, "three")) == 3
+    again = dev.snaps["again"]
+    assert again.count(bv.BLACK) == 1 and bv.WHITE not in again
+    assert status(dev, "status") == ["White (you) to move", "#1"]
+
+
+def test_a_resumed_game_left_for_the_main_menu_is_not_resumed_again(flash):
+    # resumed, then Main menu from the pause menu: the start menu comes up,
+    # and Start begins an empty board
+    import savegame
+    import settings
+    savegame.write(0, settings.MODE_LOCAL, 1, 0, bytes([112, 113]), 2)
+    s = Script()
+    s.tap("place")          # "Saved game found": A resumes
+    s.wait(300)
+    s.tap("menu")           # Paused: < Resume >
+    for _ in range(3):
+        s.tap("menu")       # Undo, New game, Main menu
+    s.tap("place")
+    s.wait(300)
+    s.snap("menu", WHOLE)
+    s.tap("place")          # Start
+    s.wait(300)
+    snap_stones(s, "fresh")
+    dev = run_device(board_sim, s.end(), flash)
+    assert "> Start" in screen_text(dev.snaps["menu"], 240)
+    assert stones(dev, "fresh") == []
