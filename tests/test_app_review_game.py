@@ -285,6 +285,7 @@ def test_a_resumed_game_vs_ai_is_played_at_the_saves_level(flash, monkeypatch,
     monkeypatch.setattr(ai, "best_move", best_move)
     savegame.write(0, 0, 2, 1, bytes([7 * 15 + 7, 6 * 15 + 6]), 2)
     s = Script()
+    s.snap("offer", WHOLE)
     s.tap("place")          # "Saved game found": A resumes
     s.wait(300)
     s.place(3 * 15 + 3)
@@ -294,6 +295,9 @@ def test_a_resumed_game_vs_ai_is_played_at_the_saves_level(flash, monkeypatch,
     assert rig.run(s.end()) == "end"
     assert len(stones(rig, "four")) == 4
     assert asked == [played]
+    offer = screen_text(rig.snaps["offer"], 240)
+    assert offer[:5] == ["Saved game found:", "vs AI level 2", "Freestyle",
+                         "2 moves", "A: resume"], offer
 
 
 def test_a_resumed_two_player_game_is_saved_as_one(flash):
@@ -550,3 +554,21 @@ def test_a_resumed_game_left_for_the_main_menu_is_not_resumed_again(flash):
     dev = run_device(board_sim, s.end(), flash)
     assert "> Start" in screen_text(dev.snaps["menu"], 240)
     assert stones(dev, "fresh") == []
+
+
+def test_moving_the_cursor_clears_a_refusal(flash):
+    # "Taken: choose an empty point" is for the point refused: once the
+    # player steers elsewhere the message line is empty again
+    s = Script()
+    s.start_two_players()
+    s.place(7 * 15 + 7)
+    s.tap("place")          # white on black's stone: refused
+    s.wait(100)
+    s.snap("refused", band(VIEW.message.y, VIEW.message.h))
+    s.tap("right", 60, 60)
+    s.wait(100)
+    s.snap("moved", band(VIEW.message.y, VIEW.message.h))
+    dev = run_device(board_sim, s.end(), flash)
+    assert screen_text(dev.snaps["refused"], VIEW.message.h) == \
+        ["Taken: choose an empty point"]
+    assert screen_text(dev.snaps["moved"], VIEW.message.h) == []
