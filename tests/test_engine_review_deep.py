@@ -8,10 +8,11 @@ wins that hold against every defence (checked by brute force) (CPython)."""
 import pytest
 
 import ai
+import candscan
 import deepsearch as D
 import gomoku
 import vct
-from brute import fives, has_vcf, position
+from brute import fives, four_points, has_vcf, position
 
 FAR = [(0, 0), (14, 14), (0, 14), (14, 0)]
 # black's two open twos cross at (7, 7): a double three, no four anywhere
@@ -86,6 +87,21 @@ def test_tt_entry_reads_back_as_stored_and_only_for_its_own_hash(h):
         # and an entry of the previous search is no entry
         D._lv[1] = D._lv[1] % 63 + 1
         assert entry(h) is None
+
+
+def test_tt_generation_wrapping_round_clears_the_table():
+    # 63 generations: when the count comes round to 1 again, entries
+    # stored 63 searches ago would read as this search's: the table is cleared
+    h = D.hash_of(position(DOUBLE, FAR))
+    D.prepare(3)
+    D._lv[1] = 1
+    D._ttput(h, 5, 1, 4321, 7)
+    assert entry(h) == (5, 1, 4321, 7)
+    D._lv[1] = 63
+    assert entry(h) is None
+    assert ai.best_move(gomoku.Game(), 3) == 7 * 15 + 7     # the search that wraps round
+    assert D._lv[1] == 1 and entry(h) is None
+    assert not any(D._tt)
 
 
 def test_level3_tt_keeps_winning_mate_scores_true_at_any_ply():
@@ -170,6 +186,8 @@ def test_level3_counts_every_node_and_vcf_move_and_stops_at_its_budget(monkeypat
     seen = {"nodes": 0, "vcf": 0, "late": 0}
 
     def counted_ab(g, me, depth, alpha, beta, ply):
+        # the hash the node reads and stores under is its position's
+        assert G[D._HASH] == D.hash_of(g) and me == g.turn
         before = G[D._NODES]
         v = real_ab(g, me, depth, alpha, beta, ply)
         if before >= G[D._NODE_LIMIT]:
@@ -194,6 +212,43 @@ def test_level3_counts_every_node_and_vcf_move_and_stops_at_its_budget(monkeypat
     assert seen["nodes"] <= limit
     assert seen["late"] == G[D._STOP] <= 1
     assert state(g) == before
+
+
+def test_level3_keys_every_node_by_its_own_position(monkeypatch):
+    # through the root's moves and every node below: the hash a node reads
+    # and stores its TT entry under is the Zobrist hash of its position
+    G = D._g
+    real_ab = D._ab
+    seen = []
+
+    def checked_ab(g, me, depth, alpha, beta, ply):
+        seen.append(G[D._HASH] == D.hash_of(g) and me == g.turn)
+        return real_ab(g, me, depth, alpha, beta, ply)
+
+    monkeypatch.setattr(D, "_ab", checked_ab)
+    monkeypatch.setattr(D, "_LV", ((3,) + D._LV[0][1:2] + (400,) + D._LV[0][3:],))
+    g = replay(QUIET_GAME)
+    ai.seed(2)
+    ai.best_move(g, 3)
+    assert len(seen) > 50 and all(seen)
+
+
+def test_level3_value_is_the_best_of_its_moves_values():
+    # PVS's null windows and re-searches give the value plain minimax
+    # gives: at depth 2 the root's value is the best of -(each candidate's
+    # value a ply deeper), each searched on its own
+    for points in (QUIET_GAME, QUIET_GAME[:6], VCF_GAME[:9], VCF_GAME[:12]):
+        g = replay(points)
+        v, _ = ab(g, 2)
+        G = D._g
+        n = candscan.gen(g, 1, g.turn)
+        assert G[D._STATUS] == D._S_QUIET
+        values = []
+        for p in bytes(D._mv[D._MW:D._MW + n]):
+            g.play(p % 15, p // 15)
+            values.append(-ab(g, 1, 2)[0])
+            g.undo()
+        assert n >= 2 and v == max(values), points
 
 
 # ------------------------------------------------- the game left as found
@@ -274,3 +329,43 @@ def test_vct_claims_no_win_a_defence_refutes():
     assert fives(g, 2) == [] and not has_vcf(g, 1, 4)
     assert not holds_by_vcf(g, 1, 7 * 15 + 7)
     assert vct.search(g, 1, 1, 8, 3000, 40) == -1
+
+
+def on_lines(p, q):
+    """q lies on one of p's four lines, within 5 points."""
+    dx, dy = q % 15 - p % 15, q // 15 - p // 15
+    return (dx == 0 or dy == 0 or abs(dx) == abs(dy)) and max(abs(dx), abs(dy)) <= 5
+
+
+# threes black's move makes, each end free: open, split, at the edge
+THREES = [
+    ([(5, 7), (6, 7)], FAR, 7 * 15 + 7),              # _ _ X X [X] _ _
+    ([(4, 7), (6, 7)], FAR, 7 * 15 + 7),              # X _ X [X]
+    ([(3, 7), (4, 7)], FAR, 7 * 15 + 6),              # X X _ [X]
+    ([(5, 5), (6, 6)], FAR, 8 * 15 + 8),              # diagonal, split by (7, 7)
+    ([(9, 5), (8, 6)], FAR, 7 * 15 + 7),              # anti-diagonal
+    ([(1, 1), (1, 2)], [(7, 7), (8, 8), (9, 9)], 4 * 15 + 1),   # column, split, near the edge
+    (DOUBLE, FAR, 7 * 15 + 7),                        # two threes at once
+]
+
+
+@pytest.mark.parametrize("black, white, p", THREES)
+def test_vct_answers_a_three_with_every_point_that_makes_it_a_four(black, white, p):
+    # the defences of a three are the points where its colour would then
+    # make a four (brute force: five to follow), on the three's lines
+    g = position(black, white)
+    g.turn = 1
+    out = bytearray(24)
+    n = vct.answers(g, 1, p, out)
+    g.play(p % 15, p // 15)
+    want = sorted(q for q in four_points(g, 1) if on_lines(p, q))
+    g.undo()
+    assert want and out[0] == p and sorted(out[1:n]) == want
+
+
+def test_vct_answers_a_four_with_its_five_point():
+    g = position([(4, 7), (5, 7), (6, 7)], [(3, 7)] + FAR[:2])
+    assert g.turn == 1
+    out = bytearray(24)
+    n = vct.answers(g, 1, 7 * 15 + 7, out)
+    assert list(out[:n]) == [7 * 15 + 7, 7 * 15 + 8]
