@@ -369,3 +369,35 @@ def test_vct_answers_a_four_with_its_five_point():
     out = bytearray(24)
     n = vct.answers(g, 1, 7 * 15 + 7, out)
     assert list(out[:n]) == [7 * 15 + 7, 7 * 15 + 8]
+
+
+def test_level3_move_and_work_do_not_depend_on_a_search_of_another_position():
+    # killers, history and TT of one search are not read by the next: with
+    # the same seed, the same move from the same number of nodes
+    a, b = replay(QUIET_GAME), replay(VCF_GAME[:9])
+    runs = []
+    for g in (b, a, b):
+        ai.seed(6)
+        m = ai.best_move(g, 3)
+        runs.append((m, D._g[D._NODES]))
+    assert runs[0] == runs[2]
+
+
+def test_level3_guard_keeps_only_moves_that_stop_the_opponents_vct():
+    # white to move; black's (7, 7) is a VCT if white passes: of its
+    # candidates, level 3 keeps only those after which black has none
+    g = position(DOUBLE, FAR[:3])
+    assert g.turn == 2
+    L = D._LV[0]
+    D._g[D._WIDTH] = L[1]
+    D._g[D._VCF_NODES], D._g[D._VCF_LIMIT] = 0, L[3]
+    n = candscan.gen(g, 0, 2)
+    assert n >= 2 and D._g[D._STATUS] == D._S_QUIET
+    before = state(g)
+    k = D._guard(g, 2, n, L)
+    kept = bytes(D._mv[:k])
+    assert state(g) == before and 0 < k <= n
+    for p in kept:
+        g.play(p % 15, p // 15)
+        assert vct.search(g, 1, L[6], L[7], L[9], L[3]) == -1, p
+        g.undo()
