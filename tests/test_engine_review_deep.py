@@ -401,3 +401,30 @@ def test_level3_guard_keeps_only_moves_that_stop_the_opponents_vct():
         g.play(p % 15, p // 15)
         assert vct.search(g, 1, L[6], L[7], L[9], L[3]) == -1, p
         g.undo()
+
+
+@pytest.mark.parametrize("limit", (1, 2, 3, 5, 8, 13, 30, 60, 120, 400))
+def test_vct_counts_its_moves_and_stops_at_its_budget(limit):
+    # every threat and every defence tried is counted (a forced reply to
+    # one is not), VCF moves too: at most two moves played for each counted;
+    # without VCF moves none past the budget, with them one VCF past it
+    from test_search_deep_vct import TWO_STEP
+    g = replay(TWO_STEP)
+    before = state(g)
+    played = [0]
+    real_play = g.play
+
+    def play(x, y):
+        played[0] += 1
+        real_play(x, y)
+
+    g.play = play
+    G = candscan._g
+    for vnodes in (0, 10):
+        played[0] = 0
+        r = vct.search(g, 1, 3, 8, limit, vnodes)
+        used = G[candscan._VCT_NODES]
+        assert used <= limit + vnodes and played[0] <= 2 * used, vnodes
+        assert r in (-1, 8 * 15 + 8)
+    del g.play
+    assert state(g) == before
