@@ -5,6 +5,8 @@ stored with its flag, mate scores that count the plies to the five (the
 faster win, the slower loss preferred), the node budget kept and every
 node counted, the game and the hash as they were after a search, forced
 wins that hold against every defence (checked by brute force) (CPython)."""
+import importlib
+
 import pytest
 
 import ai
@@ -13,6 +15,15 @@ import deepsearch as D
 import gomoku
 import vct
 from brute import fives, four_points, has_vcf, position
+
+
+@pytest.fixture(autouse=True)
+def engine_in_use():
+    """The engine modules ai.best_move reaches now: a simulated device's
+    reset re-imports them, and a test here reads their tables."""
+    global ai, candscan, D, gomoku, vct
+    ai, candscan, D, gomoku, vct = (importlib.import_module(n) for n in
+                                    ("ai", "candscan", "deepsearch", "gomoku", "vct"))
 
 FAR = [(0, 0), (14, 14), (0, 14), (14, 0)]
 # black's two open twos cross at (7, 7): a double three, no four anywhere
