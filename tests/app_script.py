@@ -48,6 +48,14 @@ class Script:
         self.tap("place")
         self.wait(300)
 
+    def start_as_white_vs_ai(self):
+        """From the start menu: Black: AI, Start; the AI opens."""
+        self.tap("back")        # from Start up to "Black: you"
+        self.tap("place")       # Black: AI
+        self.tap("menu")        # Start
+        self.tap("place")
+        self.wait(600)          # the AI opens
+
     def note_then_a_move_vs_ai(self, view):
         """A boot note on screen (snapshot "note"), dismissed; Mode steps
         from vs AI to 2 players and on, which must be vs AI again (no

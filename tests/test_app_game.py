@@ -528,11 +528,7 @@ def test_resume_offer_counts_one_move_in_the_singular(flash):
 
 def test_undo_as_white_vs_ai_takes_back_both_and_stays_undone(flash):
     s = Script()
-    s.tap("back")           # from Start up to "Black: you"
-    s.tap("place")          # Black: AI
-    s.tap("menu")           # Start
-    s.tap("place")
-    s.wait(600)             # the AI opens
+    s.start_as_white_vs_ai()
     snap_board(s, "opened")
     s.snap("opened:status", band(VIEW.status.y, VIEW.status.h))
     s.tap("back")           # nothing of ours to take back yet: refused

@@ -9,13 +9,11 @@ import host_sim
 
 host_sim.install()
 
-import machine  # noqa: E402
-import sim_clock  # noqa: E402
 import time  # noqa: E402
 import tilt  # noqa: E402
-import tilt_model  # noqa: E402
 import board_sim  # noqa: E402
 import board_view as bv  # noqa: E402
+from test_app_tilt import CHIPS, make  # noqa: E402
 from app_script import Rig, Script, band, layout, run_device, screen_text, \
     stone_point  # noqa: E402
 
@@ -25,56 +23,6 @@ WHOLE = [(x, y) for y in range(240) for x in range(240)]
 
 
 # ---- tilt ------------------------------------------------------------------
-
-GYROS = {
-    "l3g4200d": (0x69, (1, 0), (1, -1)),
-    "mpu6050": (0x68, (0, 1), (1, 1)),
-}
-
-
-def make_tilt(chip):
-    machine.forget_all()
-    sim_clock.reset()
-    addr, axes, signs = GYROS[chip]
-    src = tilt_model.TiltModel(axes, signs, bias_mdps=(3000, -4000, 1500))
-    model = getattr(__import__(chip + "_model"), chip.upper() + "Model")(src)
-    machine.attach_i2c(1, addr, model, chip)
-    gyro = getattr(__import__(chip), chip.upper())(machine.I2C(1), addr)
-    t = tilt.Tilt(gyro, axes, signs)
-    t.calibrate()
-    return src, t
-
-
-def steps(t, ms, every=20):
-    """Poll every `every` ms for ms: -> the steps, in order."""
-    out = []
-    end = time.ticks_add(time.ticks_ms(), ms)
-    while time.ticks_diff(end, time.ticks_ms()) > 0:
-        time.sleep_ms(every)
-        ev = t.poll(time.ticks_ms())
-        if ev:
-            out.append(ev)
-    return out
-
-
-@pytest.mark.parametrize("chip", sorted(GYROS))
-def test_a_steep_tilt_and_back_to_level_stops_the_cursor(chip):
-    # 60 degrees right (100 dps for 600 ms), held, then back to level the
-    # same way: the cursor steps right, and once the device is level again
-    # it stops. It must never run left: the device was never tilted left.
-    src, t = make_tilt(chip)
-    src.set_tilt(100, 0)
-    evs = steps(t, 600)
-    src.hold_still()
-    evs += steps(t, 500)
-    assert evs and set(evs) == {tilt.RIGHT}
-    src.set_tilt(-100, 0)
-    evs = steps(t, 600)
-    src.hold_still()
-    assert tilt.LEFT not in evs
-    assert steps(t, 3000) == []
-
-
 
 def timed(t, ms, every=20):
     """As steps(), with the time of each: -> [(ms since start, step)]."""
@@ -89,22 +37,46 @@ def timed(t, ms, every=20):
     return out
 
 
-@pytest.mark.parametrize("chip", sorted(GYROS))
+def steps(t, ms, every=20):
+    """Poll every `every` ms for ms: -> the steps, in order."""
+    return [e for _, e in timed(t, ms, every)]
+
+
+@pytest.mark.parametrize("chip", sorted(CHIPS))
+def test_a_steep_tilt_and_back_to_level_stops_the_cursor(chip):
+    # 60 degrees right (100 dps for 600 ms), held, then back to level the
+    # same way: the cursor steps right, and once the device is level again
+    # it stops. It must never run left: the device was never tilted left.
+    src, t = make(chip)
+    src.set_tilt(100, 0)
+    evs = steps(t, 600)
+    src.hold_still()
+    evs += steps(t, 500)
+    assert evs and set(evs) == {tilt.RIGHT}
+    src.set_tilt(-100, 0)
+    evs = steps(t, 600)
+    src.hold_still()
+    assert tilt.LEFT not in evs
+    assert steps(t, 3000) == []
+
+
+
+@pytest.mark.parametrize("chip", sorted(CHIPS))
 def test_a_slow_tilt_steps_once_past_the_dead_zone(chip):
     # 5 dps for 3 s: 15 degrees reached slowly. The return to level is only
     # for a device at rest, so a slow deliberate tilt still steps
-    src, t = make_tilt(chip)
+    src, t = make(chip)
     src.set_tilt(5, 0)
     evs = steps(t, 3000)
     assert evs and set(evs) == {tilt.RIGHT}
 
 
-@pytest.mark.parametrize("chip", sorted(GYROS))
+@pytest.mark.parametrize("chip", sorted(CHIPS))
 def test_each_tilt_steps_at_once_then_pauses_before_repeating(chip):
     # held tilted: one step at once, the repeats only after the pause that
     # keeps a short gesture to one step; level, then tilted again: the same
     # pause again (the repeat speed of the first tilt is not carried over)
-    src, t = make_tilt(chip)
+    src, t = make(chip)
     for _ in range(2):
         src.set_tilt(0, 75)     # 15 degrees forward in 200 ms, then held
         evs = timed(t, 200)
@@ -118,10 +90,10 @@ def test_each_tilt_steps_at_once_then_pauses_before_repeating(chip):
         assert steps(t, 1000) == []
 
 
-@pytest.mark.parametrize("chip", sorted(GYROS))
+@pytest.mark.parametrize("chip", sorted(CHIPS))
 def test_repeats_are_faster_when_steeper_but_never_past_the_fastest(chip):
     def gaps(dps):
-        src, t = make_tilt(chip)
+        src, t = make(chip)
         src.set_tilt(dps, 0)    # for 500 ms: dps / 2 degrees, then held
         evs = timed(t, 500)
         src.hold_still()
@@ -135,11 +107,11 @@ def test_repeats_are_faster_when_steeper_but_never_past_the_fastest(chip):
     assert min(steep) >= tilt._FAST_MS
 
 
-@pytest.mark.parametrize("chip", sorted(GYROS))
+@pytest.mark.parametrize("chip", sorted(CHIPS))
 def test_a_long_gap_between_reads_is_not_a_long_tilt(chip):
     # the app did not poll for a second (a slow flash write); the device
     # wobbled at 30 dps only for the last 100 ms of it: 3 degrees, no step
-    src, t = make_tilt(chip)
+    src, t = make(chip)
     steps(t, 100)
     until = time.ticks_ms() + 900
     src.set_motion(lambda ms: (0, 0) if ms < until else (30, 0))
@@ -149,11 +121,11 @@ def test_a_long_gap_between_reads_is_not_a_long_tilt(chip):
     assert steps(t, 1000) == []
 
 
-@pytest.mark.parametrize("chip", sorted(GYROS))
+@pytest.mark.parametrize("chip", sorted(CHIPS))
 def test_reset_forgets_the_second_step_of_a_diagonal(chip):
     # a diagonal step is two steps, the second given at the next poll;
     # reset (the app's settle, after the AI's move or a screen) drops it
-    src, t = make_tilt(chip)
+    src, t = make(chip)
     src.set_tilt(60, 60)
     first = 0
     while not first:
@@ -511,11 +483,7 @@ def test_new_game_vs_ai_keeps_your_colour(flash):
     # you chose white: the AI opens; a new game from the pause menu has
     # the same settings, so the AI opens again and you are still white
     s = Script()
-    s.tap("back")           # from Start up to "Black: you"
-    s.tap("place")          # Black: AI
-    s.tap("menu")           # Start
-    s.tap("place")
-    s.wait(600)             # the AI opens
+    s.start_as_white_vs_ai()
     s.place(3 * 15 + 3)
     s.wait(400)             # the AI answers
     snap_stones(s, "three")
