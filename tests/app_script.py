@@ -48,6 +48,16 @@ class Script:
         self.tap("place")
         self.wait(300)
 
+    def black_wins_two_players(self):
+        """From the start menu: 2 players; black's five on row 7 (white
+        plays row 9), and the end screen shows."""
+        self.start_two_players()
+        for k in range(5):
+            self.place(7 * 15 + 3 + k)
+            if k < 4:
+                self.place(9 * 15 + 3 + k)
+        self.wait(300)
+
     def start_as_white_vs_ai(self):
         """From the start menu: Black: AI, Start; the AI opens."""
         self.tap("back")        # from Start up to "Black: you"

@@ -600,12 +600,7 @@ def test_the_pause_menu_back_resumes_and_left_steps_back(flash):
 
 def test_a_won_game_leaves_nothing_to_resume(flash):
     s = Script()
-    s.start_two_players()
-    for k in range(5):
-        s.place(7 * 15 + 3 + k)             # black's five
-        if k < 4:
-            s.place(9 * 15 + 3 + k)
-    s.wait(300)
+    s.black_wins_two_players()
     s.snap("banner", [(1, 1)])
     s.reset()                               # power off on the end screen
     s.wait(1500)

@@ -223,12 +223,7 @@ def test_main_menu_from_the_pause_menu_goes_to_the_start_menu(flash):
 
 def test_x_on_the_end_screen_goes_to_the_start_menu(flash):
     s = Script()
-    s.start_two_players()
-    for k in range(5):
-        s.place(7 * 15 + 3 + k)             # black's five
-        if k < 4:
-            s.place(9 * 15 + 3 + k)
-    s.wait(300)
+    s.black_wins_two_players()
     s.tap("menu")
     s.wait(300)
     s.snap("menu", WHOLE)
