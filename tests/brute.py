@@ -14,6 +14,20 @@ def position(black, white, rule=gomoku.FREESTYLE):
     return g
 
 
+def replay(points, rule=gomoku.FREESTYLE):
+    """A game with these points (y*15+x) played in turn, black first."""
+    g = gomoku.Game(rule)
+    for p in points:
+        g.play(p % 15, p // 15)
+    return g
+
+
+def state(g):
+    """What a search must leave as it found it: stones, shape tables, the
+    moves so far (hist past g.moves is scratch), turn, winner."""
+    return (bytes(g.board), bytes(g.pat), bytes(g.hist[:g.moves]), g.moves, g.turn, g.winner)
+
+
 def fives(g, c):
     """Empty points (y*15+x) where colour c would complete five or more."""
     return sorted(y * 15 + x for x, y in _board_fives(_board(g), c))

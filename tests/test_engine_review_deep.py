@@ -14,7 +14,7 @@ import candscan
 import deepsearch as D
 import gomoku
 import vct
-from brute import fives, four_points, has_vcf, position
+from brute import fives, four_points, has_vcf, position, replay, state
 
 
 @pytest.fixture(autouse=True)
@@ -36,19 +36,6 @@ VCF_GAME = [112, 113, 98, 84, 97, 99, 85, 127, 69, 155, 141, 125, 55, 83, 53, 10
             37, 21, 70, 100]
 WIN = 30000
 BIG = 29000
-
-
-def replay(points, rule=gomoku.FREESTYLE):
-    g = gomoku.Game(rule)
-    for p in points:
-        g.play(p % 15, p // 15)
-    return g
-
-
-def state(g):
-    """What a search must leave as it found it: stones, shape tables, the
-    moves so far, turn, winner."""
-    return (bytes(g.board), bytes(g.pat), bytes(g.hist[:g.moves]), g.moves, g.turn, g.winner)
 
 
 def new_search():

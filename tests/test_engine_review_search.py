@@ -11,7 +11,7 @@ import gomoku
 import movepick
 import search
 import vcf
-from brute import fives, four_points, position
+from brute import fives, four_points, position, replay, state
 from engine_cases import expect_error, pattern_game
 from movepick import pick
 
@@ -37,12 +37,6 @@ def test_renju_black_lost_to_an_open_four_still_plays_a_legal_move(level):
     g = position(DOUBLE3, [(4, 4), (5, 5), (6, 6), (7, 7)], rule=gomoku.RENJU)
     assert g.turn == 1 and fives(g, 2) == [3 * 15 + 3, 8 * 15 + 8] and g.forbidden(8, 8)
     assert ai.best_move(g, level) == 3 * 15 + 3
-
-
-def state(g):
-    """What a search must leave as it found it: stones, shape tables, the
-    moves so far (hist past g.moves is scratch), turn, winner."""
-    return (bytes(g.board), bytes(g.pat), bytes(g.hist[:g.moves]), g.moves, g.turn, g.winner)
 
 
 def test_renju_black_search_meets_a_four_it_may_not_block():
@@ -139,13 +133,6 @@ def test_renju_vcf_never_plays_blacks_double_four():
     assert legal(g, ai.best_move(g, 2))
 
 
-def game(points):
-    g = gomoku.Game()
-    for p in points:
-        g.play(p % 15, p // 15)
-    return g
-
-
 # black to move after six moves of a level-2 game: level 2 reads a third
 # ply on every black move
 OPENING = [112, 113, 128, 144, 142, 127]
@@ -167,7 +154,7 @@ def test_level2_third_ply_starts_only_below_its_scan_limit(monkeypatch):
     # every third-ply node is met after the root move's scan and the
     # reply's own: with a limit of 2 scans or less no third ply starts at
     # all, as if its width were 0
-    g = game(OPENING)
+    g = replay(OPENING)
     L = search._L2
     before = state(g)
     full = level2(g)
@@ -200,7 +187,7 @@ def test_level2_does_the_same_work_whatever_earlier_searches_left(stones):
     # a level is fixed limits: the same position and seed give the same
     # move from the same number of scans and VCF nodes, and the VCF is found
     # even after a search that spent all of its budget
-    g = game(stones)
+    g = replay(stones)
     before = state(g)
     want = level2(g)
     if stones is ROOT_VCF_GAME:

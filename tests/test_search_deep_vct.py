@@ -3,7 +3,7 @@
 import ai
 import candscan
 import gomoku
-from brute import fives, position
+from brute import fives, position, replay
 import upy
 import vcf
 import vct
@@ -15,13 +15,6 @@ DOUBLE = [(5, 7), (6, 7), (7, 5), (7, 6)]
 # three; (8, 8) makes an open three on the diagonal and a split three on
 # row 8, and the win needs a second threat after white's block
 TWO_STEP = [112, 142, 126, 110, 140, 98, 113, 82, 96, 139, 130, 154]
-
-
-def replay(points):
-    g = gomoku.Game()
-    for p in points:
-        g.play(p % 15, p // 15)
-    return g
 
 
 def near(g, r=2):
