@@ -54,8 +54,9 @@ def _any(g, me):
     p = 0
     while p < 225:
         if not (bd[p >> 2] >> ((p & 3) << 1)) & 3:
-            e = P[(p << 2) + do]
-            f = P[(p << 2) + do + 1]
+            i = (p << 2) + do
+            e = P[i]
+            f = P[i + 1]
             five = e & 15 == 10 or e >> 4 == 10 or f & 15 == 10 or f >> 4 == 10
             if (five or q < 0) and not (me == 1 and why and why(g, p)):
                 if five:
