@@ -58,6 +58,14 @@ class Script:
                 self.place(9 * 15 + 3 + k)
         self.wait(300)
 
+    def new_game_from_pause(self, settle=300):
+        """In a game: the pause menu's New game; then settle."""
+        self.tap("menu")        # Paused: < Resume >
+        self.tap("menu")        # Undo
+        self.tap("menu")        # New game
+        self.tap("place")
+        self.wait(settle)
+
     def start_as_white_vs_ai(self):
         """From the start menu: Black: AI, Start; the AI opens."""
         self.tap("back")        # from Start up to "Black: you"

@@ -469,11 +469,7 @@ def test_new_game_from_the_pause_menu_gives_up_the_old_save(flash):
     s.place(7 * 15 + 7)
     s.place(7 * 15 + 8)
     s.wait(200)
-    s.tap("menu")           # Paused: < Resume >
-    s.tap("menu")           # Undo
-    s.tap("menu")           # New game
-    s.tap("place")
-    s.wait(300)
+    s.new_game_from_pause()
     snap_board(s, "fresh")
     s.reset()               # power cut before the new game's first move
     s.wait(1500)

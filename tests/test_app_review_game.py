@@ -405,11 +405,7 @@ def test_a_new_game_from_the_pause_menu_shows_the_whole_status_line(flash):
     s.start_two_players()
     s.place(7 * 15 + 7)
     s.wait(100)
-    s.tap("menu")           # Paused: < Resume >
-    s.tap("menu")           # Undo
-    s.tap("menu")           # New game
-    s.tap("place")
-    s.wait(300)
+    s.new_game_from_pause()
     snap_status(s, "status")
     dev = run_device(board_sim, s.end(), flash)
     assert status(dev, "status") == ["Black to move", "#0"]
@@ -482,11 +478,7 @@ def test_new_game_vs_ai_keeps_your_colour(flash):
     s.place(3 * 15 + 3)
     s.wait(400)             # the AI answers
     snap_stones(s, "three")
-    s.tap("menu")           # Paused: < Resume >
-    s.tap("menu")           # Undo
-    s.tap("menu")           # New game
-    s.tap("place")
-    s.wait(600)             # the AI opens the new game
+    s.new_game_from_pause(600)     # the AI opens the new game
     snap_stones(s, "again")
     snap_status(s, "status")
     dev = run_device(board_sim, s.end(), flash)
