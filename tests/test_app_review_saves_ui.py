@@ -328,12 +328,7 @@ def test_key_steering_holds_place_once_and_undo_once(flash):
     s = Script(start_ms=900)
     s.tap("place")          # dismiss the gyro note
     s.wait(200)
-    s.tap("menu")           # Mode
-    s.tap("place")          # 2 players
-    s.tap("menu")           # Rule
-    s.tap("menu")           # Start
-    s.tap("place")
-    s.wait(300)
+    s.start_two_players()
     c = 7 * 15 + 7
     s.tap("place", 900)     # black at the centre
     s.wait(100)
