@@ -1,0 +1,149 @@
+"""Mutation review of the LCD drivers (lcd_base, st7789, ili9341) and their
+chip models: what a player would see and what the ST7789V / ILI9341
+datasheets say, where tests/test_display_drivers.py and
+tests/test_display_models.py left a changed line unnoticed."""
+import pytest
+
+import host_sim
+
+host_sim.install()
+import machine  # noqa: E402
+import display_checks as dc  # noqa: E402
+import lcd_base  # noqa: E402
+
+RED = 0xF800
+GREEN = 0x07E0
+BLUE = 0x001F
+
+
+def blank(d):
+    """The reference for a freshly initialised driver: all black."""
+    return dc.Canvas(d.width, d.height)
+
+
+# ---- text ---------------------------------------------------------------------
+def test_text_cut_on_both_sides_keeps_every_cell_that_fits():
+    # 45 cells from x=-3: cell 0 is cut by the left edge, cells 1..39 fill
+    # x=3..236, cell 40 would end at 243 > 240: both ends left out
+    m, d = dc.setup("st7789", 240, 240, 0)
+    s = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789abcdefghi"
+    d.text(s, -3, 12, GREEN, BLUE)
+    ref = blank(d)
+    dc.ref_text(ref, s[1:40], 3, 12, GREEN, BLUE, 1)
+    dc.compare(m, ref, "text cut on both sides")
+
+
+def test_a_fill_after_text_is_not_left_with_the_text_in_it():
+    # the line buffer holds a fill colour between fills; text reuses it
+    m, d = dc.setup("ili9341", 240, 320, 90)
+    d.fill(RED)
+    d.text("Black to move", 0, 0, GREEN, BLUE, 3)
+    d.fill(RED)
+    ref = blank(d)
+    ref.rect_fill(0, 0, d.width, d.height, RED)
+    dc.compare(m, ref, "fill after text")
+
+
+def test_text_wholly_off_screen_sends_no_window():
+    # an empty window would be CASET/RASET with start > end: refused by
+    # both datasheets (SC <= EC, SP <= EP)
+    m, d = dc.setup("st7789", 240, 240, 0)
+    before = m.pixels_written
+    for x, y in ((240, 0), (-12, 0), (0, 240), (0, -8), (300, 300)):
+        d.text("ab", x, y, RED, BLUE)
+    assert m.pixels_written == before and m.errors == []
+
+
+# ---- rectangles and blits -------------------------------------------------------
+def test_fill_rect_above_the_top_edge_keeps_only_its_visible_rows():
+    m, d = dc.setup("st7789", 135, 240, 0, 52, 40)
+    d.fill_rect(10, -3, 5, 5, RED)          # rows -3..1: 0 and 1 show
+    d.fill_rect(-2, -2, 4, 4, GREEN)        # the top-left corner: 2 x 2
+    ref = blank(d)
+    ref.rect_fill(10, 0, 5, 2, RED)
+    ref.rect_fill(0, 0, 2, 2, GREEN)
+    dc.compare(m, ref, "fill_rect clipped at the top")
+
+
+def test_empty_rectangles_draw_nothing():
+    m, d = dc.setup("st7789", 240, 240, 0)
+    before = m.pixels_written
+    d.fill_rect(5, 5, 0, 4, RED)
+    d.fill_rect(5, 5, 4, 0, RED)
+    d.rect(5, 5, 0, 6, RED)
+    d.rect(5, 5, 6, 0, RED)
+    d.rect(5, 5, -3, 6, RED)
+    d.hline(5, 5, 0, RED)
+    d.vline(5, 5, 0, RED)
+    assert m.pixels_written == before and m.errors == []
+
+
+def test_blit_from_a_longer_buffer_draws_only_its_w_by_h_pixels():
+    # a 4x4 image buffer reused for a 4x3 picture: the 13th..16th pixels
+    # must not wrap around the 4x3 window onto its first row
+    m, d = dc.setup("st7789", 240, 240, 0)
+    img = bytearray(2 * 4 * 4)
+    for i in range(16):
+        c = GREEN if i < 12 else RED
+        img[2 * i] = c >> 8
+        img[2 * i + 1] = c & 0xFF
+    d.blit(img, 10, 20, 4, 3)
+    ref = blank(d)
+    ref.rect_fill(10, 20, 4, 3, GREEN)
+    dc.compare(m, ref, "blit from a longer buffer")
+
+
+# ---- construction ---------------------------------------------------------------
+def make(chip, w, h, rotation, **kw):
+    """The chip's driver on the display_checks bus, with extra arguments."""
+    spi = machine.SPI(dc.BUS, baudrate=40000000)
+    cls = dc.st7789.ST7789 if chip == "st7789" else dc.ili9341.ILI9341
+    return cls(spi, machine.Pin(dc.CS), machine.Pin(dc.DC),
+               rst=machine.Pin(dc.RST), bl=machine.Pin(dc.BL), width=w,
+               height=h, rotation=rotation, **kw)
+
+
+@pytest.mark.parametrize("chip,invert", [("st7789", False),
+                                         ("ili9341", True)])
+def test_invert_argument_overrides_the_glass_default(chip, invert):
+    # INVON (21h) / INVOFF (20h) as asked; the ST7789's IPS glass then
+    # shows the complement of what is written, as the ILI9341's TN glass
+    # does under INVON
+    m = dc.board(chip, 240, 240 if chip == "st7789" else 320, 0, 0, 0)
+    d = make(chip, 240, 240 if chip == "st7789" else 320, 0, invert=invert)
+    d.pixel(0, 0, RED)
+    assert m.inverted == invert
+    assert m.pixel(0, 0) == RED ^ 0xFFFF
+
+
+@pytest.mark.parametrize("offsets", [(-1, 0), (0, -1)])
+def test_negative_offsets_are_refused_before_any_command(offsets):
+    m = dc.board("st7789", 240, 240, 0, 0, 0)
+    with pytest.raises(ValueError, match="does not fit"):
+        make("st7789", 240, 240, 180, x_offset=offsets[0],
+             y_offset=offsets[1])
+    assert m.commands == 0
+
+
+def test_from_board_reads_the_id_over_its_miso_pin_at_4_mhz(monkeypatch):
+    # the ESP32 board wires MISO to GPIO19 and runs the bus at 10 MHz;
+    # the ILI9341's serial read cycle (>= 150 ns) needs the ID read slower
+    import board_esp32_ili9341 as board
+    from host_sim import device
+    dev = device.Device(board)
+    seen = {"miso": None, "reads": []}
+
+    class Spy(machine.SPI):
+        def __init__(self, id, **kw):
+            seen["miso"] = kw.get("miso")
+            super().__init__(id, **kw)
+
+        def readinto(self, buf, write=0):
+            seen["reads"].append(self.baudrate)
+            super().readinto(buf, write)
+
+    monkeypatch.setattr(machine, "SPI", Spy)
+    d = lcd_base.from_board(board.LCD)
+    assert seen["miso"] is not None and seen["miso"].id == board.LCD["miso"]
+    assert seen["reads"] == [4000000]
+    assert d.spi.baudrate == board.LCD["baudrate"] and dev.lcd.errors == []
