@@ -10,6 +10,10 @@ host_sim.install()
 import machine  # noqa: E402
 import display_checks as dc  # noqa: E402
 import lcd_base  # noqa: E402
+import mipi_dcs_model as dcs  # noqa: E402
+import sim_clock  # noqa: E402
+import st7789_model  # noqa: E402
+from test_display_models import DC, RST, BL, st, ili, pixels  # noqa: E402
 
 RED = 0xF800
 GREEN = 0x07E0
@@ -147,3 +151,83 @@ def test_from_board_reads_the_id_over_its_miso_pin_at_4_mhz(monkeypatch):
     assert seen["miso"] is not None and seen["miso"].id == board.LCD["miso"]
     assert seen["reads"] == [4000000]
     assert d.spi.baudrate == board.LCD["baudrate"] and dev.lcd.errors == []
+
+
+# ---- the chip models on their own -------------------------------------------
+@pytest.mark.parametrize("host", [st, ili], ids=["st7789", "ili9341"])
+def test_frame_memory_is_random_at_power_on_and_kept_by_resets(host):
+    # both datasheets' reset tables: frame memory random after power-on,
+    # no change on a hardware or software reset
+    h = host()
+    ram = bytes(h.m.ram)
+    values = set(ram[i] << 8 | ram[i + 1] for i in range(0, 4000, 2))
+    assert len(values) > 100
+    h.rst(0)
+    sim_clock.advance_us(20)
+    h.rst(1)
+    sim_clock.advance_us(5000)
+    h.cmd(dcs.SWRESET, wait_ms=5)
+    assert h.m.reset_by == "SWRESET" and bytes(h.m.ram) == ram
+
+
+def test_power_on_leaves_no_register_at_its_reset_default():
+    # the model's documented power-on: MADCTL, COLMOD and the window are
+    # left over, so a driver that skips the reset cannot get the defaults
+    # (MADCTL 00h, COLMOD 66h, the whole RAM) by luck
+    m = st().m
+    assert m.reset_by is None
+    assert m.madctl != 0 and m.colmod not in (0x66, 0x55)
+    assert (m.sc, m.ec, m.sp, m.ep) != (0, 239, 0, 319)
+
+
+@pytest.mark.parametrize("host", [st, ili], ids=["st7789", "ili9341"])
+def test_sleep_in_blanks_the_glass_and_keeps_the_memory(host):
+    # SLPIN stops panel scanning: nothing shows until SLPOUT, whatever
+    # DISPON says; RDDPM then reads booster off, sleep in, normal, on (0Ch)
+    h = host()
+    if host is st:
+        h.boot()                            # IPS, RGB: INVON, MADCTL 00h
+    else:
+        h.boot(madctl=0x48, inv=False)      # TN, BGR, mirrored: MX|BGR
+    h.window(0, 0, 0, 0)
+    h.cmd(dcs.RAMWR, pixels(0xF800))
+    assert h.m.glass_pixel(0, 0) == 0xF800
+    h.cmd(dcs.SLPIN, wait_ms=120)
+    assert h.m.glass_pixel(0, 0) == 0 and h.m.display_on
+    assert h.read(dcs.RDDPM, 1)[0] == 0x0C
+    h.cmd(dcs.SLPOUT, wait_ms=5)
+    assert h.m.glass_pixel(0, 0) == 0xF800 and h.m.errors == []
+
+
+def test_display_on_without_sleep_out_stays_dark():
+    h = st()
+    h.rst(0)
+    sim_clock.advance_us(20)
+    h.rst(1)
+    sim_clock.advance_us(120000)
+    h.cmd(dcs.COLMOD, [0x55])
+    h.cmd(dcs.INVON)
+    h.cmd(dcs.DISPON)
+    h.window(0, 0, 0, 0)
+    h.cmd(dcs.RAMWR, pixels(0xF800))
+    assert h.m.display_on and h.m.pixel(0, 0) == 0
+
+
+def test_12_bit_colmod_is_flagged_and_16_bit_pixels_do_not_land():
+    # COLMOD x3h packs two 4-4-4 pixels in 3 bytes: not modelled, and two
+    # bytes written as RGB565 must not show as that colour
+    h = st()
+    h.boot(colmod=0x53)
+    assert "COLMOD 53" in h.m.errors[-1]
+    before = h.m.ram_pixel(0, 0)
+    h.window(0, 0, 0, 0)
+    h.cmd(dcs.RAMWR, pixels(before ^ 0xFFFF))
+    assert h.m.ram_pixel(0, 0) == before
+
+
+@pytest.mark.parametrize("w,h,ox,oy", [(240, 240, 0, 81), (240, 240, 1, 0),
+                                       (135, 240, -1, 0), (135, 240, 0, -1)])
+def test_model_refuses_a_glass_outside_its_ram(w, h, ox, oy):
+    machine.forget_all()
+    with pytest.raises(ValueError, match="outside 240x320 RAM"):
+        st7789_model.ST7789Model(DC, RST, BL, w, h, ox, oy)
