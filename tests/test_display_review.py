@@ -48,6 +48,16 @@ def test_a_fill_after_text_is_not_left_with_the_text_in_it():
     dc.compare(m, ref, "fill after text")
 
 
+def test_text_taller_than_the_screen_is_cut_at_the_top_and_bottom():
+    # a 256-row cell from y=-8: glyph rows 8..247 fill the 240 screen rows
+    m, d = dc.setup("st7789", 240, 240, 0)
+    d.text("A", 20, -8, RED, BLUE, 32)
+    ref = blank(d)
+    dc.ref_text(ref, "A", 20, -8, RED, BLUE, 32)
+    dc.compare(m, ref, "text taller than the screen")
+    assert m.errors == []
+
+
 def test_text_wholly_off_screen_sends_no_window():
     # an empty window would be CASET/RASET with start > end: refused by
     # both datasheets (SC <= EC, SP <= EP)
@@ -151,6 +161,49 @@ def test_from_board_reads_the_id_over_its_miso_pin_at_4_mhz(monkeypatch):
     assert seen["miso"] is not None and seen["miso"].id == board.LCD["miso"]
     assert seen["reads"] == [4000000]
     assert d.spi.baudrate == board.LCD["baudrate"] and dev.lcd.errors == []
+
+
+
+def test_id_read_without_a_given_baudrate_leaves_the_bus_clock():
+    # without `baudrate` the driver cannot restore the clock, so it must not
+    # change it: drawing stays at the bus's 40 MHz
+    dc.board("st7789", 240, 240, 0, 0, 0)
+    d = dc.driver("st7789", 240, 240, 0, check_id=True)
+    assert d.spi.baudrate == 40000000
+
+
+class _Answer:
+    """Something on the LCD's bus that answers command `cmd` with `reply`
+    and every other command with MISO at 0."""
+
+    def __init__(self, cmd, reply):
+        self.want = cmd
+        self.reply = reply
+        self.cmd = None
+
+    def spi_select(self):
+        pass
+
+    def spi_deselect(self):
+        pass
+
+    def spi_transfer(self, tx):
+        if machine.pin_level(dc.DC) == 0:
+            self.cmd = tx[-1]
+            return bytes(len(tx))
+        if self.cmd == self.want:
+            return bytes(self.reply[:len(tx)])
+        return bytes(len(tx))
+
+
+def test_st7789_id_read_ignores_the_dummy_clock_and_the_bits_after_it():
+    # RDDID on the serial bus: one dummy clock (its bit undefined), then
+    # 85h 85h 52h; a 4-byte read clocks 7 more undefined bits
+    word = 1 << 31 | 0x858552 << 7 | 0x7F
+    machine.forget_all()
+    machine.attach_spi(dc.BUS, dc.CS, _Answer(0x04, word.to_bytes(4, "big")),
+                       "lcd", dc=dc.DC)
+    dc.driver("st7789", 240, 240, 0, check_id=True)
 
 
 # ---- the chip models on their own -------------------------------------------
