@@ -1,0 +1,228 @@
+"""Mutation review of the buttons (driver and pad model) and of hw_setup:
+a bouncing or held button, and the boot with a chip missing, wrong, on
+its other address, or a board file that names what is not there."""
+import sys
+import types
+
+import pytest
+
+import host_sim
+
+host_sim.install()
+
+import machine  # noqa: E402
+import sim_clock  # noqa: E402
+
+import board_sim  # noqa: E402
+import board_sim_mpu  # noqa: E402
+import board_view as bv  # noqa: E402
+import button_model  # noqa: E402
+import buttons  # noqa: E402
+import mpu6050_model  # noqa: E402
+from app_script import (Script, band, layout, run_device,  # noqa: E402
+                        screen_text, stone_point)
+from button_checks import PINS, fresh, poll_for  # noqa: E402
+
+CENTRE = 7 * 15 + 7
+
+
+# ---- buttons ----------------------------------------------------------------
+
+def test_a_contact_that_springs_open_mid_press_counts_once():
+    """With the debounce the device uses (Buttons' default, as hw_setup
+    builds them), a contact that closes, springs open 8 ms later for 8 ms,
+    then holds is one press."""
+    machine.forget_all()
+    sim_clock.reset()
+    pad = button_model.ButtonPad(PINS)
+    keys = buttons.Buttons(PINS)
+    pad.press("place")
+    sim_clock.call_at(8000, lambda: pad.release("place"))
+    sim_clock.call_at(16000, lambda: pad.press("place"))
+    assert [n for _, n in poll_for(keys, 200)] == ["place"]
+    assert keys.is_down("place")
+
+
+def test_a_held_button_is_one_press_while_another_comes_and_goes():
+    pad, keys = fresh()
+    pad.press("back")
+    assert [n for _, n in poll_for(keys, 50)] == ["back"]
+    for _ in range(3):
+        pad.tap("place", hold_ms=50, bounce_ms=2)
+        assert [n for _, n in poll_for(keys, 120)] == ["place"]
+    assert keys.is_down("back")
+
+
+def test_pad_bounces_on_release_too_and_settles_after_any_bounce():
+    """The pad model: a release chatters for bounce_ms as a press does
+    (also the release a tap schedules), and whatever the bounce's length
+    the contact ends at its final level. The driver takes none of the
+    release's chatter for a press."""
+    pad, keys = fresh()
+    edges = []
+    machine.watch_pin(PINS["place"],
+                      lambda level: edges.append((sim_clock.now_us(), level)))
+
+    def after(t_us):
+        return [level for t, level in edges if t >= t_us]
+    pad.press("place", bounce_ms=3)
+    assert [n for _, n in poll_for(keys, 30)] == ["place"]
+    assert pad.is_pressed("place") and edges[-1][1] == 0, edges
+    t = sim_clock.now_us()
+    pad.release("place", bounce_ms=3)
+    assert poll_for(keys, 30) == []
+    assert len(after(t)) >= 5 and after(t)[-1] == 1, edges
+    assert not pad.is_pressed("place") and not keys.is_down("place")
+    pad.tap("place", hold_ms=30, bounce_ms=2)
+    t = sim_clock.now_us() + 30000
+    assert [n for _, n in poll_for(keys, 60)] == ["place"]
+    assert len(after(t)) >= 5 and after(t)[-1] == 1, edges
+
+
+# ---- boot: hw_setup -----------------------------------------------------------
+
+def board_like(base, name, **changes):
+    """A board module as `base`, with entries changed (None: left out)."""
+    b = types.ModuleType(name)
+    for k, v in vars(base).items():
+        if k.isupper():
+            setattr(b, k, v)
+    for k, v in changes.items():
+        if v is None:
+            delattr(b, k)
+        else:
+            setattr(b, k, v)
+    return b
+
+
+def gyro_like(base, **changes):
+    g = dict(base.GYRO)
+    for k, v in changes.items():
+        if v is None:
+            del g[k]
+        else:
+            g[k] = v
+    return g
+
+
+def cursor_at(dev):
+    return [i for i in range(225) if dev.snaps["cursor"][i] == bv.CURSOR]
+
+
+def two_player_stones(board, note=False):
+    """A script: (the boot note snapped, then dismissed,) a two-player
+    game, black's first stone beside the centre by the joystick; the
+    stones snapped."""
+    view = layout(board)
+    s = Script(start_ms=700)
+    if note:
+        s.snap("note", [(x, y) for x in range(0, 240, 3)
+                        for y in range(0, 80, 2)])
+        s.tap("place")
+    s.start_two_players()
+    s.place(CENTRE + 1)
+    s.wait(300)
+    s.snap("stones", [stone_point(view, i) for i in range(225)])
+    return s.end()
+
+
+def one_black_stone(dev):
+    return dev.snaps["stones"].count(bv.BLACK) == 1 and \
+        dev.snaps["stones"].count(bv.WHITE) == 0
+
+
+def test_a_board_without_a_gyro_boots_without_a_note_and_plays(flash,
+                                                               capsys):
+    board = board_like(board_sim, "board_no_gyro", GYRO=None)
+    dev = run_device(board, two_player_stones(board), str(flash))
+    assert "Gyro" not in capsys.readouterr().out
+    assert one_black_stone(dev)
+
+
+def test_a_wrong_chip_at_the_gyro_address_is_named_and_the_game_plays(
+        flash, capsys):
+    """An MPU-6050 answers where the board has its L3G4200D (0x69, the
+    MPU's AD0 high): WHO_AM_I (0x0F) is no 0xD3, the note says what it
+    read, nothing is written to the other chip, the joystick steers."""
+    from host_sim import device
+    dev = device.Device(board_sim, str(flash), gyro=False)
+    other = mpu6050_model.MPU6050Model(dev.tilt_source)
+    machine.attach_i2c(1, 0x69, other, "mpu6050")
+    before = bytes(other.regs)
+    run_device(board_sim, two_player_stones(board_sim, note=True), str(flash),
+               dev=dev)
+    out = capsys.readouterr().out
+    assert "Gyro L3G4200D not found (I2C1 scl=27 sda=26 addr=0x69): " \
+        "L3G4200D not found at I2C address 0x69 on I2C(1" in out, out
+    assert "WHO_AM_I reads 0x00, expected 0xD3" in out
+    assert "Tilt is off: steer with the joystick" in out
+    assert bytes(other.regs) == before and other.errors == []
+    assert bv.ALERT in dev.snaps["note"] and one_black_stone(dev)
+
+
+def test_a_gyro_on_its_other_address_is_found_and_steers(flash, capsys):
+    """A GY-521 with AD0 high answers at 0x69: the board's address is the
+    one used, not the driver's default."""
+    board = board_like(board_sim_mpu, "board_mpu_ad0_high",
+                       GYRO=gyro_like(board_sim_mpu, addr=0x69))
+    s = Script()
+    s.start_two_players()
+    s.goto(CENTRE + 1, how="tilt")
+    s.wait(100)
+    s.snap("cursor", [layout(board).origin(i) for i in range(225)])
+    dev = run_device(board, s.end(), str(flash))
+    assert "Gyro" not in capsys.readouterr().out
+    assert cursor_at(dev) == [CENTRE + 1]
+
+
+def test_the_zero_rate_level_is_calibrated_away_at_boot(flash):
+    """A gyro held still reads its zero-rate level, up to +-10 dps on the
+    L3G4200D: measured at boot, it does not walk the cursor."""
+    from host_sim import device
+    dev = device.Device(board_sim, str(flash))
+    dev.tilt_source.bias_mdps = (10000, -10000, 10000)
+    s = Script()
+    s.start_two_players()
+    s.wait(3000)
+    s.snap("cursor", [layout(board_sim).origin(i) for i in range(225)])
+    run_device(board_sim, s.end(), str(flash), dev=dev)
+    assert cursor_at(dev) == [CENTRE]
+
+
+def test_the_radio_driver_is_unloaded_after_the_boot_check(flash, capsys):
+    """check_radio's driver (and hw_setup) leave the heap once the radio
+    answered: loaded again only for a wireless game."""
+    from host_sim import device
+    dev = device.Device(board_sim, str(flash))
+    dev.run(until_ms=900)
+    assert "Radio" not in capsys.readouterr().out
+    assert "nrf24l01" not in sys.modules and "hw_setup" not in sys.modules
+
+
+@pytest.mark.parametrize("gyro, named", [
+    (gyro_like(board_sim_mpu, chip="mpu9250"),
+     "Gyro MPU9250 not found (I2C1 scl=27 sda=26 addr=0x68): "),
+    (gyro_like(board_sim, sda=None),
+     "Gyro L3G4200D not found (I2C1 scl=27 addr=0x69): "),
+], ids=["driver-not-on-device", "no-sda-pin"])
+def test_a_board_file_naming_what_is_not_there_is_a_note(gyro, named, flash,
+                                                          capsys):
+    """A board file whose gyro driver is not on the device, or that leaves
+    out a pin: a note naming the chip, and the game plays without tilt."""
+    board = board_like(board_sim, "board_bad_gyro", GYRO=gyro)
+    dev = run_device(board, two_player_stones(board, note=True), str(flash),
+                     gyro=False)
+    out = capsys.readouterr().out
+    assert named in out and "Tilt is off: steer with the joystick" in out
+    assert bv.ALERT in dev.snaps["note"] and one_black_stone(dev)
+
+
+def test_the_boards_key_labels_name_the_keys_in_hints(flash):
+    """board.KEY_LABELS (hint letter -> label), when a board has it, is
+    how the hints name the keys."""
+    board = board_like(board_sim, "board_labelled", KEY_LABELS={
+        "A": "Green", "B": "Red", "X": "Blue", "Y": "Yellow"})
+    s = Script(start_ms=1000)
+    s.snap("note", band(0, 240))
+    dev = run_device(board, s.end(), str(flash), gyro=False)
+    assert screen_text(dev.snaps["note"], 240)[-1] == "Green: continue"
