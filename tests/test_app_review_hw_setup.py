@@ -203,12 +203,14 @@ def test_the_radio_driver_is_unloaded_after_the_boot_check(flash, capsys):
     (gyro_like(board_sim_mpu, chip="mpu9250"),
      "Gyro MPU9250 not found (I2C1 scl=27 sda=26 addr=0x68): "),
     (gyro_like(board_sim, sda=None),
-     "Gyro L3G4200D not found (I2C1 scl=27 addr=0x69): "),
+     "Gyro L3G4200D not found (I2C1 scl=27 addr=0x69): no 'sda' in "
+     "board.py. Tilt is off"),
 ], ids=["driver-not-on-device", "no-sda-pin"])
 def test_a_board_file_naming_what_is_not_there_is_a_note(gyro, named, flash,
                                                           capsys):
     """A board file whose gyro driver is not on the device, or that leaves
-    out a pin: a note naming the chip, and the game plays without tilt."""
+    out a pin: a note naming the chip and what is missing, and the game
+    plays without tilt."""
     board = board_like(board_sim, "board_bad_gyro", GYRO=gyro)
     dev = run_device(board, two_player_stones(board, note=True), str(flash),
                      gyro=False)
