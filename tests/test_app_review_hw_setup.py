@@ -95,8 +95,9 @@ def board_like(base, name, **changes):
     return b
 
 
-def gyro_like(base, **changes):
-    g = dict(base.GYRO)
+def entry_like(cfg, **changes):
+    """A board entry (GYRO, RADIO) as `cfg`, changed (None: left out)."""
+    g = dict(cfg)
     for k, v in changes.items():
         if v is None:
             del g[k]
@@ -164,7 +165,7 @@ def test_a_gyro_on_its_other_address_is_found_and_steers(flash, capsys):
     """A GY-521 with AD0 high answers at 0x69: the board's address is the
     one used, not the driver's default."""
     board = board_like(board_sim_mpu, "board_mpu_ad0_high",
-                       GYRO=gyro_like(board_sim_mpu, addr=0x69))
+                       GYRO=entry_like(board_sim_mpu.GYRO, addr=0x69))
     s = Script()
     s.start_two_players()
     s.goto(CENTRE + 1, how="tilt")
@@ -199,23 +200,25 @@ def test_the_radio_driver_is_unloaded_after_the_boot_check(flash, capsys):
     assert "nrf24l01" not in sys.modules and "hw_setup" not in sys.modules
 
 
-@pytest.mark.parametrize("gyro, named", [
-    (gyro_like(board_sim_mpu, chip="mpu9250"),
+@pytest.mark.parametrize("entries, off, named", [
+    ({"GYRO": entry_like(board_sim_mpu.GYRO, chip="mpu9250")}, "gyro",
      "Gyro MPU9250 not found (I2C1 scl=27 sda=26 addr=0x68): "),
-    (gyro_like(board_sim, sda=None),
+    ({"GYRO": entry_like(board_sim.GYRO, sda=None)}, "gyro",
      "Gyro L3G4200D not found (I2C1 scl=27 addr=0x69): no 'sda' in "
-     "board.py. Tilt is off"),
-], ids=["driver-not-on-device", "no-sda-pin"])
-def test_a_board_file_naming_what_is_not_there_is_a_note(gyro, named, flash,
-                                                          capsys):
+     "board.py. Tilt is off: steer with the joystick"),
+    ({"RADIO": entry_like(board_sim.RADIO, chip=None)}, "radio",
+     "Radio ? not found (SPI0 sck=6 mosi=7 miso=4 cs=5 ce=14 irq=22): no "
+     "'chip' in board.py. Wireless match is off"),
+], ids=["driver-not-on-device", "no-sda-pin", "radio-without-chip"])
+def test_a_board_file_naming_what_is_not_there_is_a_note(entries, off, named,
+                                                          flash, capsys):
     """A board file whose gyro driver is not on the device, or that leaves
-    out a pin: a note naming the chip and what is missing, and the game
-    plays without tilt."""
-    board = board_like(board_sim, "board_bad_gyro", GYRO=gyro)
+    out an entry: a note naming the chip and what is missing, and the game
+    plays without that chip."""
+    board = board_like(board_sim, "board_bad_entry", **entries)
     dev = run_device(board, two_player_stones(board, note=True), str(flash),
-                     gyro=False)
-    out = capsys.readouterr().out
-    assert named in out and "Tilt is off: steer with the joystick" in out
+                     **{off: False})
+    assert named in capsys.readouterr().out
     assert bv.ALERT in dev.snaps["note"] and one_black_stone(dev)
 
 

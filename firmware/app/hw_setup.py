@@ -117,7 +117,7 @@ def check_radio(notes):
         return None
     finally:
         r = None
-        sys.modules.pop(cfg["chip"], None)
+        sys.modules.pop(cfg.get("chip"), None)
         gc.collect()
 
 
