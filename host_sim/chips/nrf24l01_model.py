@@ -14,7 +14,8 @@ What a driver sees through SPI, CE and IRQ:
   ARC times on the simulated clock, MAX_RT (TX FIFO kept until flushed),
   OBSERVE_TX counters, the 2-bit PID with duplicate detection on the
   receiver (same PID and CRC as the previous packet: acked, discarded),
-  dynamic payload length (FEATURE.EN_DPL, DYNPD) or static RX_PW_Px,
+  dynamic payload length (FEATURE.EN_DPL, DYNPD; a PTX sends the length
+  only with DPL_P0 set) or static RX_PW_Px,
   ACK payloads;
 - the IRQ pin (active low): low while RX_DR, TX_DS or MAX_RT is set in
   STATUS and its MASK_ bit in CONFIG is 0, high again once every such flag
@@ -534,7 +535,7 @@ class NRF24L01Model:
         noack = entry[1]
         f = Frame(self.regs[RF_CH], rate,
                   bytes(self.addr[TX_ADDR][:self._addr_w()]), entry[0],
-                  entry[3], noack, bool(self._feature() & EN_DPL),
+                  entry[3], noack, self._dpl(0),
                   self._crc_len())
         f.t0 = now
         f.t_end = now + air_us(len(entry[0]), self._addr_w(), f.crc, rate)
