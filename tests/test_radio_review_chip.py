@@ -3,8 +3,160 @@ Product Specification v1.0: the RF_SETUP, RF_CH and SETUP_RETR values the
 driver may set, the pipe a packet lands on, the flags left after a send or
 a dropped packet, and the model's time on air, settling, FIFOs and dynamic
 payload length."""
+import pytest
+
+from test_radio_driver import fresh_pair, N, nrf24l01, machine, sim_clock
+from test_radio_irq import fresh
 from test_radio_model import Raw, A, B, air, sniff, send  # noqa: F401
-import nrf24l01_model as N
+
+RF_DR_LOW = 0x20        # RF_SETUP bit 5
+RF_DR_HIGH = 0x08       # RF_SETUP bit 3
+IRQ_A, IRQ_B = 22, 122  # the radios' IRQ pins in fresh_pair
+
+
+def on_air(med, model):
+    """Every frame `model` puts on air, in order."""
+    frames = []
+    med.listeners.append(lambda f: frames.append(f)
+                         if f.sender is model else None)
+    return frames
+
+
+def plus_pair():
+    """Two nRF24L01+ through the driver: (medium, ma, a, mb, b)."""
+    return fresh_pair(True, True)
+
+
+# ---- the driver: what it writes and what the peer sees ---------------------
+
+def test_set_rf_writes_the_datasheet_rate_and_power_bits():
+    """RF_SETUP [RF_DR_LOW, RF_DR_HIGH]: 00 1 Mbps, 01 2 Mbps, 10 250 kbps;
+    RF_PWR (bits 2:1): 00 -18 dBm, 01 -12, 10 -6, 11 0 dBm."""
+    _, ma, a, _, _ = plus_pair()
+    for rate, bits in ((nrf24l01.RATE_1M, 0), (nrf24l01.RATE_2M, RF_DR_HIGH),
+                       (nrf24l01.RATE_250K, RF_DR_LOW)):
+        a.set_rf(rate, nrf24l01.POWER_0DBM)
+        assert ma.regs[N.RF_SETUP] & (RF_DR_LOW | RF_DR_HIGH) == bits, rate
+    for power, field in ((nrf24l01.POWER_M18DBM, 0b00),
+                         (nrf24l01.POWER_M12DBM, 0b01),
+                         (nrf24l01.POWER_M6DBM, 0b10),
+                         (nrf24l01.POWER_0DBM, 0b11)):
+        a.set_rf(nrf24l01.RATE_1M, power)
+        assert ma.regs[N.RF_SETUP] >> 1 & 0b11 == field, power
+
+
+def test_two_handhelds_at_2_mbps_talk_at_2_mbps():
+    med, ma, a, mb, b = plus_pair()
+    frames = on_air(med, ma)
+    for r in (a, b):
+        r.set_rf(nrf24l01.RATE_2M, nrf24l01.POWER_0DBM)
+    b.start_listening()
+    assert a.send(b"fast") is True and b.recv() == 4
+    assert frames[0].rate == 2000000
+
+
+def test_channels_0_and_125_are_accepted_and_used():
+    """RF_CH: 2400 + RF_CH MHz; the driver allows 0..125 (its message)."""
+    med, ma, a, mb, b = plus_pair()
+    frames = on_air(med, ma)
+    b.start_listening()
+    for ch in (0, 125):
+        for r in (a, b):
+            r.set_channel(ch)
+        assert ma.regs[N.RF_CH] == ch and mb.regs[N.RF_CH] == ch
+        assert a.send(b"edge") is True and b.recv() == 4
+        assert frames[-1].channel == ch
+
+
+def test_ard_250_us_and_arc_0_are_accepted_arc_0_means_one_try():
+    """SETUP_RETR: ARD 0000 is 250 us, ARC 0000 're-transmit disabled'."""
+    med, ma, a, mb, b = plus_pair()
+    frames = on_air(med, ma)
+    a.set_retries(250, 0)
+    assert ma.regs[N.SETUP_RETR] == 0x00
+    assert a.send(b"once") is False                 # b is not listening
+    assert len(frames) == 1 and ma.retransmits == 0 and a.lost == 1
+
+
+def test_retries_count_arc_cnt_not_plos_cnt():
+    """OBSERVE_TX: ARC_CNT (bits 3:0) counts one packet's retransmissions;
+    PLOS_CNT (bits 7:4) counts lost packets and a send does not clear it."""
+    _, ma, a, mb, b = plus_pair()                   # ARC 5
+    assert a.send(b"lost") is False and a.retries == 5
+    assert ma.regs[N.OBSERVE_TX] >> 4 == 1
+    b.start_listening()
+    assert a.send(b"acked") is True and a.retries == 5
+
+
+def test_a_send_with_the_irq_wire_missing_gives_up_after_100_ms():
+    """send()'s timeout_us is 100 ms: the OSError comes then, not later."""
+    _, ma, a, mb, b = fresh(irq_wired=False)
+    b.start_listening()
+    t0 = sim_clock.now_us()
+    with pytest.raises(OSError):
+        a.send(b"hello")
+    assert 100000 <= sim_clock.now_us() - t0 < 105000     # + power-up
+
+
+def test_a_short_pipe_1_address_is_refused_and_changes_nothing():
+    _, ma, a, mb, b = plus_pair()
+    with pytest.raises(ValueError) as e:
+        b.open_rx_pipe(1, b"CCCC")
+    assert "5 bytes" in str(e.value)
+    assert mb.rx_address(1) == b"BBBBB" and mb.regs[N.EN_RXADDR] == 0x03
+
+
+def test_pipes_2_to_5_each_take_their_first_byte_and_ack():
+    """RX_ADDR_P2..P5 hold the address LSByte only (the byte written first);
+    the other bytes are RX_ADDR_P1's. Each packet lands on its own pipe and
+    the sender gets its ACK; STATUS RX_P_NO (bits 3:1) names the pipe of
+    the payload read next, the oldest."""
+    _, ma, a, mb, b = plus_pair()                    # b's pipe 1: BBBBB
+    for pipe in range(2, 6):
+        b.open_rx_pipe(pipe, b"%dBBBB" % pipe)
+    assert mb.regs[N.EN_RXADDR] == 0x3F
+    b.start_listening()
+    for group in ((2, 3, 4), (5, 1)):
+        for pipe in group:
+            a.open_tx_pipe(b"%dBBBB" % pipe if pipe > 1 else b"BBBBB")
+            assert a.send(b"to %d" % pipe) is True, pipe
+        for pipe in group:
+            assert b.status() >> 1 & 0b111 == pipe
+            assert b.recv() == 4 and bytes(b.rx[:4]) == b"to %d" % pipe
+
+
+def test_start_listening_returns_once_the_chip_listens():
+    """Tstby2a: 130 us from CE high to RX mode."""
+    _, ma, a, mb, b = plus_pair()
+    b.start_listening()
+    assert mb.listening(sim_clock.now_us())
+
+
+def test_no_flag_is_left_set_after_a_send_so_the_irq_pin_is_high():
+    """TX_DS and MAX_RT stay set (IRQ low) until written 1: the driver
+    clears them once send() has its answer, acknowledged or not."""
+    _, ma, a, mb, b = plus_pair()
+    for listening in (False, True):
+        if listening:
+            a.start_listening()
+        b.start_listening()
+        assert a.send(b"acked") is True and b.recv() == 5
+        assert not ma.regs[N.STATUS] & 0x70 and machine.pin_level(IRQ_A) == 1
+        b.power_down()
+        assert a.send(b"lost") is False
+        assert not ma.regs[N.STATUS] & 0x70 and machine.pin_level(IRQ_A) == 1
+
+
+def test_a_dropped_corrupt_packet_leaves_rx_dr_clear():
+    """After FLUSH_RX for a width over 32, RX_DR is cleared too: the IRQ
+    pin goes high, as after a payload that was read."""
+    _, ma, a, mb, b = plus_pair()
+    b.start_listening()
+    assert a.send(b"bad") is True
+    mb.glitch_width(33)
+    assert machine.pin_level(IRQ_B) == 0
+    assert b.recv() == 0 and b.dropped == 1
+    assert not mb.regs[N.STATUS] & N.RX_DR and machine.pin_level(IRQ_B) == 1
 
 
 # ---- the model: FIFOs and dynamic payload length ---------------------------
