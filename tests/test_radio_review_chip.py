@@ -159,7 +159,73 @@ def test_a_dropped_corrupt_packet_leaves_rx_dr_clear():
     assert not mb.regs[N.STATUS] & N.RX_DR and machine.pin_level(IRQ_B) == 1
 
 
+# ---- the model: timing on air ---------------------------------------------
+
+def test_time_on_air_is_the_datasheet_formula(air):
+    """TOA = (8 x (1 preamble + AW + payload + CRC bytes) + 9 PCF bits) / rate;
+    with SETUP_AW 01 the address is the 3 bytes written first."""
+    med, a, _ = air
+    frames = sniff(med, a)
+    a.setup(False, A, B, retr=0x00)
+    send(a, bytes(32))
+    f = frames[-1]
+    assert f.t_end - f.t0 == 8 * (1 + 5 + 32 + 2) + 9          # 1 Mbps
+    a.w(N.RF_SETUP, 0x26)                                       # 250 kbps
+    a.xfer(N.FLUSH_TX)
+    send(a, bytes(32))
+    f = frames[-1]
+    assert f.t_end - f.t0 == (8 * (1 + 5 + 32 + 2) + 9) * 4
+    a.w(N.RF_SETUP, 0x06)
+    a.w(N.SETUP_AW, 0x01)                                       # 3 bytes
+    a.w(N.CONFIG, N.EN_CRC | N.PWR_UP)                          # 1-byte CRC
+    a.xfer(N.FLUSH_TX)
+    send(a, b"x")
+    f = frames[-1]
+    assert f.addr == B[:3] and f.t_end - f.t0 == 8 * (1 + 3 + 1 + 1) + 9
+
+
+def test_tx_goes_on_air_130_us_after_ce_rises(air):
+    """Tstby2a, standby to TX: 130 us (from CE high, or from the end of the
+    10 us minimum pulse)."""
+    med, a, _ = air
+    frames = sniff(med, a)
+    a.setup(False, A, B, retr=0x00)
+    a.load(b"x")
+    rise = sim_clock.now_us()
+    a.pulse()
+    sim_clock.advance_us(2000)
+    assert 130 <= frames[0].t0 - rise <= 140
+
+
+def test_at_1_mbps_an_ard_of_250_us_fits_an_ack_payload_of_5_bytes_not_6(air):
+    """SETUP_RETR note: 'if the ACK payload is more than 5 byte in 1Mbps
+    mode the ARD must be 500uS or more': the PRX's 130 us settling and the
+    ACK's time on air must fit in ARD. No retransmit (ARC 0): the ACK that
+    comes too late is a MAX_RT."""
+    _, a, b = air
+    b.setup(True, B, A)
+    a.setup(False, A, B, retr=0x00)
+    b.xfer(N.W_ACK_PAYLOAD | 1, *b"12345")
+    st = send(a, b"p")
+    assert st & N.TX_DS and st & N.RX_DR
+    assert a.xfer(N.R_RX_PAYLOAD, *[0] * 5)[1:] == b"12345"
+    b.xfer(N.W_ACK_PAYLOAD | 1, *b"123456")
+    assert send(a, b"q") & N.MAX_RT and b.model.received == 2
+
+
 # ---- the model: FIFOs and dynamic payload length ---------------------------
+
+def test_rx_fifo_is_full_at_three_payloads_not_two(air):
+    """FIFO_STATUS RX_FULL (bit 1): the RX FIFO holds three payloads."""
+    _, a, b = air
+    b.setup(True, B, A)
+    a.setup(False, A, B)
+    for i in range(3):
+        assert not b.r(N.FIFO_STATUS) & 0x02, i
+        assert send(a, bytes([i])) & N.TX_DS
+    assert b.r(N.FIFO_STATUS) & 0x03 == 0x02           # RX_FULL, not empty
+
+
 
 def test_a_ptx_sends_a_payload_length_only_with_dpl_p0(air):
     """'A PTX that transmits to a PRX with DPL enabled must have the DPL_P0
@@ -173,3 +239,22 @@ def test_a_ptx_sends_a_payload_length_only_with_dpl_p0(air):
     a.xfer(N.FLUSH_TX)
     a.w(N.DYNPD, 0x01)
     assert send(a, b"x") & N.TX_DS and b.model.received == 1
+
+
+def test_each_pipe_has_its_own_static_width(air):
+    """Static payload length (no DPL): RX_PW_Px (11h + x) is pipe x's
+    width; a packet of another width is not taken."""
+    _, a, b = air
+    b.setup(True, B, A, dpl=False)
+    a.setup(False, A, B, retr=0x00, dpl=False)
+    pipe2 = bytes([0x77]) + B[1:]               # P2's LSByte, P1's others
+    b.w(N.RX_ADDR_P0 + 2, 0x77)
+    b.w(N.EN_RXADDR, 0x07)
+    b.w(N.RX_PW_P0 + 1, 4)
+    b.w(N.RX_PW_P0 + 2, 2)
+    a.w(N.TX_ADDR, *pipe2)
+    a.w(N.RX_ADDR_P0, *pipe2)
+    assert send(a, b"four") & N.MAX_RT and b.model.received == 0
+    a.xfer(N.FLUSH_TX)
+    assert send(a, b"2!") & N.TX_DS and b.model.received == 1
+    assert b.status() >> 1 & 0b111 == 2
