@@ -125,6 +125,19 @@ def test_pipes_2_to_5_each_take_their_first_byte_and_ack():
             assert b.recv() == 4 and bytes(b.rx[:4]) == b"to %d" % pipe
 
 
+def test_closing_pipe_0_is_refused_so_acks_still_come():
+    """Pipe 0 takes the ACKs (open_rx_pipe refuses it too): closed, the
+    peer would get every packet and every send() would say False."""
+    _, ma, a, mb, b = plus_pair()
+    for pipe in (0, 6):
+        with pytest.raises(ValueError) as e:
+            a.close_rx_pipe(pipe)
+        assert "1..5" in str(e.value)
+    assert ma.regs[N.EN_RXADDR] == 0x03
+    b.start_listening()
+    assert a.send(b"acked") is True and b.recv() == 5
+
+
 def test_start_listening_returns_once_the_chip_listens():
     """Tstby2a: 130 us from CE high to RX mode."""
     _, ma, a, mb, b = plus_pair()

@@ -229,6 +229,8 @@ class NRF24L01:
         self._reg_write(_EN_RXADDR, self._reg_read(_EN_RXADDR) | (1 << pipe))
 
     def close_rx_pipe(self, pipe):
+        if not 1 <= pipe <= 5:
+            raise ValueError("NRF24L01 rx pipe must be 1..5 (0 takes ACKs)")
         self._reg_write(_EN_RXADDR, self._reg_read(_EN_RXADDR) & ~(1 << pipe))
 
     # ---- power and modes --------------------------------------------------
