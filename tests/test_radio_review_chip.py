@@ -138,6 +138,18 @@ def test_closing_pipe_0_is_refused_so_acks_still_come():
     assert a.send(b"acked") is True and b.recv() == 5
 
 
+def test_a_length_past_the_buffer_is_refused_and_listening_goes_on():
+    """send(buf, n) with n > len(buf): a ValueError before the chip is
+    touched, so a listening radio still hears its peer."""
+    _, ma, a, mb, b = plus_pair()
+    a.start_listening()
+    with pytest.raises(ValueError) as e:
+        a.send(b"abc", 4)
+    assert "payload" in str(e.value)
+    assert a.listening and ma.mode == N.RX_MODE and ma.sent == 0
+    assert b.send(b"still") is True and a.recv() == 5
+
+
 def test_start_listening_returns_once_the_chip_listens():
     """Tstby2a: 130 us from CE high to RX mode."""
     _, ma, a, mb, b = plus_pair()

@@ -302,8 +302,8 @@ class NRF24L01:
         """Load one payload (1..32 bytes) and pulse CE; send_done() tells."""
         if n < 0:
             n = len(buf)
-        if not 1 <= n <= 32:
-            raise ValueError("NRF24L01 payload must be 1..32 bytes")
+        if not 1 <= n <= 32 or n > len(buf):
+            raise ValueError("NRF24L01 payload must be 1..32 bytes, within buf")
         self._resume = self.listening
         self.ce(0)
         self.listening = False
