@@ -1,0 +1,171 @@
+"""Review tests of the wireless match screen (wireless.py): what the player
+sees and what the other handheld is told. The screen loop runs on stand-ins
+for the app and the match (test_app_wireless's, with keys and events fed
+in turn); leaving is checked on the simulated device with a real peer."""
+from test_app_wireless import (Peer, Script, _App, _Match, _View,  # host_sim first
+                               board_sim, run_device, start_hosting)
+
+import match as M  # noqa: E402
+import wireless  # noqa: E402
+from board_view import ALERT, TEXT  # noqa: E402
+from controls import BACK, MENU  # noqa: E402
+
+
+class _Keys:
+    """The app's controls: each wait() runs the next step's action (the
+    match changing meanwhile), then returns its key (0: none)."""
+
+    def __init__(self, steps):
+        self.steps = list(steps)
+
+    def settle(self):
+        pass
+
+    def wait(self, steer=True):
+        assert self.steps, "the screen kept waiting after the last key"
+        key, action = self.steps.pop(0)
+        if action is not None:
+            action()
+        return key
+
+
+class _DrawView(_View):
+    def __init__(self):
+        self.redraws = 0
+        self.status = self
+
+    def draw_all(self):
+        self.redraws += 1
+
+    def center(self, text, fg, bg):
+        pass
+
+
+class _PlayApp(_App):
+    def __init__(self, steps=()):
+        super().__init__()
+        self.view = _DrawView()
+        self.controls = _Keys(steps)
+        self.colours = []
+
+    def say(self, text, colour=None):
+        super().say(text, colour)
+        self.colours.append(colour)
+
+    def screen_lines(self, lines):
+        pass
+
+    def step_cursor(self, ev):
+        pass
+
+    def show_five(self, g):
+        pass
+
+
+class _PlayMatch(_Match):
+    """The paired match stand-in, with events for poll() and moves."""
+
+    def __init__(self, moves=()):
+        super().__init__()
+        self.events = []
+        for i in moves:
+            self.put(i)
+
+    def put(self, i):
+        self.game.play(i % 15, i // 15)
+        self.moves[self.count] = i
+        self.count += 1
+
+    def poll(self, now):
+        return self.events.pop(0) if self.events else None
+
+    def my_turn(self):
+        return self.state == M.PAIRED and not self.game.winner and \
+            self.game.turn == self.my_colour
+
+
+def _play(m, steps):
+    app = _PlayApp(list(steps) + [(MENU, None)])
+    w = wireless.Wireless(app, None)
+    w.m = m
+    w.play()
+    return app
+
+
+def test_a_repair_that_keeps_the_length_redraws_the_board(flash):
+    """The host's list replaced ours move for move (EV_SYNCED, same count):
+    the screen must show the host's stones, not the ones it drew."""
+    m = _PlayMatch((7 * 15 + 7, 7 * 15 + 8))
+
+    def repair():
+        m.game.undo()
+        m.count -= 1
+        m.put(6 * 15 + 7)
+        m.events.append(M.EV_SYNCED)
+    app = _play(m, [(0, repair), (0, None)])
+    assert bytes(app.moves[:app.n]) == bytes(m.moves[:m.count])
+    assert app.view.redraws == 2
+
+
+def test_the_peers_rematch_wish_and_refused_undo_are_said(flash):
+    black = [7 * 15 + x for x in range(5)]
+    white = [8 * 15 + x for x in range(4)]
+    m = _PlayMatch([black[0]])
+    app = _play(m, [(BACK, None)])
+    assert app.said[-1] == "No undo in a wireless match"
+    assert app.colours[-1] == ALERT
+    # black made five; the peer asks for a rematch
+    moves = [p for pair in zip(black, white) for p in pair] + [black[4]]
+    m = _PlayMatch(moves)
+    assert m.game.winner == 1
+    app = _play(m, [(0, lambda: m.events.append(M.EV_REMATCH_ASKED)),
+                    (0, None)])
+    assert "Peer asks for a rematch: A" in app.said
+
+
+def test_a_move_refused_says_why_and_a_lost_peer_shows_in_alert(flash):
+    m = _PlayMatch([7 * 15 + 7])         # white (the peer) to move
+    app = _PlayApp()
+    w = wireless.Wireless(app, None)
+    w.m = m
+    w.new_board()
+    for state, why in ((M.PAIRED, "Wait: not your turn"),
+                       (M.LOST, "Wait: peer lost"),
+                       (M.RESYNCING, "Wait: resyncing")):
+        m.state = state
+        w.place(0)
+        assert app.said[-1] == why and app.colours[-1] == ALERT
+    assert m.count == 1
+    m.state = M.LOST
+    w.show_link()
+    assert app.said[-1] == "Code 4821  peer lost  Renju"
+    assert app.colours[-1] == ALERT
+    m.state = M.PAIRED
+    w.show_link()
+    assert app.said[-1] == "Code 4821  paired  Renju"
+    assert app.colours[-1] == TEXT
+
+
+def test_b_cancels_the_wait_for_a_peer(flash):
+    m = _PlayMatch()
+    m.code = None
+    app = _PlayApp([(0, None), (BACK, None)])
+    w = wireless.Wireless(app, None)
+    w.m = m
+    assert w.pair(False) is False
+
+
+def test_leaving_the_match_tells_the_peer(flash):
+    """X (menu) leaves: the other handheld is told (EV_PEER_LEFT: its
+    screen says so), not left waiting until it calls the peer lost."""
+    from host_sim import device
+    dev = device.Device(board_sim, str(flash))
+    peer = Peer(dev.medium)
+    s = Script()
+    start_hosting(s)
+    s.place(7 * 15 + 7)
+    s.wait(400)
+    s.tap("menu")
+    s.wait(300)
+    run_device(board_sim, s.end(), str(flash), dev=dev)
+    assert peer.m.count >= 1 and peer.m.state == M.CLOSED
