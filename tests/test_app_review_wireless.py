@@ -33,12 +33,17 @@ class _DrawView(_View):
     def __init__(self):
         self.redraws = 0
         self.status = self
+        self.last = None
+        self.banner = None
 
     def draw_all(self):
         self.redraws += 1
 
+    def set_last(self, i):
+        self.last = i
+
     def center(self, text, fg, bg):
-        pass
+        self.banner = text
 
 
 class _PlayApp(_App):
@@ -47,6 +52,7 @@ class _PlayApp(_App):
         self.view = _DrawView()
         self.controls = _Keys(steps)
         self.colours = []
+        self.five = False
 
     def say(self, text, colour=None):
         super().say(text, colour)
@@ -59,7 +65,10 @@ class _PlayApp(_App):
         pass
 
     def show_five(self, g):
-        pass
+        self.five = True
+
+    def why_drawn(self, g):
+        return "Draw: black has no move"
 
 
 class _PlayMatch(_Match):
@@ -105,6 +114,7 @@ def test_a_repair_that_keeps_the_length_redraws_the_board(flash):
     app = _play(m, [(0, repair), (0, None)])
     assert bytes(app.moves[:app.n]) == bytes(m.moves[:m.count])
     assert app.view.redraws == 2
+    assert app.view.last == 6 * 15 + 7         # the last move is marked
 
 
 def test_the_peers_rematch_wish_and_refused_undo_are_said(flash):
@@ -121,6 +131,22 @@ def test_the_peers_rematch_wish_and_refused_undo_are_said(flash):
     app = _play(m, [(0, lambda: m.events.append(M.EV_REMATCH_ASKED)),
                     (0, None)])
     assert "Peer asks for a rematch: A" in app.said
+
+
+def test_a_drawn_match_says_why_and_names_no_winner(flash):
+    """Renju: black's only free point is an overline (engine_cases): the
+    banner gives the draw's reason; no five is shown, nobody wins."""
+    import gomoku
+    from engine_cases import black_boxed_in
+    _, moves = black_boxed_in(gomoku.RENJU)
+    m = _PlayMatch()
+    m.game = gomoku.Game(gomoku.RENJU)
+    for i in moves:
+        m.put(i)
+    assert m.game.winner == 3
+    app = _play(m, [(0, None)])
+    assert app.view.banner == "Draw: black has no move"
+    assert not app.five
 
 
 def test_a_move_refused_says_why_and_a_lost_peer_shows_in_alert(flash):
