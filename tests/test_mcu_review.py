@@ -345,3 +345,36 @@ def test_a_failing_build_step_is_a_build_error(tmp_path):
             mcu_firmware._run([sys.executable, "-c", "import sys; print('no such package'); "
                                "sys.exit(%d)" % status], tmp_path)
     assert mcu_firmware._run([sys.executable, "-c", "print('built')"], tmp_path) == "built\n"
+
+
+LAZY = [("        self.n = 0\n",
+         "        self.n = 0\n"
+         "        if rule == 4:\n            import extra\n            extra.setup(self)\n"),
+        ("self.n == 225", "self.n == 12")]
+
+
+def test_upload_figures_count_what_the_flash_holds(mb, tmp_path):
+    """uploaded_bytes is what the engine takes of the flash file system,
+    the module loaded when needed included; each top-level module's
+    source_bytes is its file in the engine folder, uploaded_bytes its
+    stripped copy on the board."""
+    engine = stand_in(tmp_path, LAZY, FIRST_FREE_AI)
+    (tmp_path / "extra.py").write_text("def setup(g):\n    g.b[224] = 2\n    g.n += 1\n")
+    rep = mcu.play_game(level=1, rule=4, seed=1, mb=mb, engine=engine)
+    assert rep["error"] is None and rep["lazy_modules"] == ["extra"], rep.get("traceback")
+    on_flash = {n: mb.eval("__import__('os').size(%r)" % (n + ".py"))
+                for n in ("gomoku", "ai", "extra")}
+    assert rep["uploaded_bytes"] == sum(on_flash.values())
+    for name in ("gomoku", "ai"):
+        figures = rep["modules"][name]
+        assert figures["source_bytes"] == len((tmp_path / (name + ".py")).read_bytes())
+        assert figures["uploaded_bytes"] == on_flash[name] < figures["source_bytes"]
+
+
+def test_engine_modules_survive_an_import_cycle(tmp_path):
+    """Two modules importing each other at top level: each listed once
+    (neither can wait for the other), no endless recursion."""
+    (tmp_path / "gomoku.py").write_text("import ai\n")
+    (tmp_path / "ai.py").write_text("import gomoku\n")
+    assert sorted(mcu.engine_modules(engine=tmp_path)) == ["ai", "gomoku"]
+
