@@ -378,3 +378,15 @@ def test_engine_modules_survive_an_import_cycle(tmp_path):
     (tmp_path / "ai.py").write_text("import gomoku\n")
     assert sorted(mcu.engine_modules(engine=tmp_path)) == ["ai", "gomoku"]
 
+
+def test_a_private_name_another_module_imports_keeps_its_name(mb, tmp_path):
+    """`--engine DIR` (play_game(engine=...)): a private constant that the
+    folder's other module imports stays defined under its name on the
+    board, as it does for firmware/engine's own modules."""
+    engine = stand_in(tmp_path, [("class Game:", "_FIRST = 0\n\n\nclass Game:")],
+                      "from gomoku import _FIRST\n\n\ndef best_move(g, level):\n"
+                      "    for i in range(_FIRST, 225):\n"
+                      "        if not g.b[i]:\n            return i\n")
+    rep = mcu.play_game(level=1, rule=0, seed=1, mb=mb, engine=engine)
+    assert rep["error"] is None, rep.get("traceback")
+    assert rep["winner"] == 3 and rep["problems"] == []

@@ -476,17 +476,18 @@ SHORT_NAMES = ("b c d e f g n r key end sep on off value index count find sort c
                "config mode freq width height crop fill name size").split()
 
 
-def device_source(text, name=None):
+def device_source(text, name=None, engine=ENGINE):
     """What the board gets of engine module `name`: strip_source; private
     integer constants (`_NAME = 40`, assigned once) folded into their uses,
     as const() would; private module names and every function's locals
-    renamed to SHORT_NAMES. MicroPython 1.9.2 keeps every identifier it has
+    renamed to SHORT_NAMES (but names the other modules of `engine`
+    import). MicroPython 1.9.2 keeps every identifier it has
     lexed as a qstr on the heap (~16 bytes each, never freed) unless the
     firmware has it in ROM already, as it has every SHORT_NAMES. The same
     behaviour: a test plays the result on CPython against the original."""
     text = strip_source(text)
     if name:
-        text = shorten_privates(fold_constants(text, name), name)
+        text = shorten_privates(fold_constants(text, name, engine), name, engine)
     return squeeze(shorten_locals(text))
 
 
@@ -577,13 +578,13 @@ def _int_value(node):
     return node.value if isinstance(node, ast.Constant) else None
 
 
-def fold_constants(text, module):
+def fold_constants(text, module, engine=ENGINE):
     """`text` (module `module`) with each module-level `_NAME = <int>` or
     `_NAME = const(<int>)` (the name private, upper case, assigned once,
     taken by no other engine module) replaced by its value where it is
     read, and the assignment made a bare 0 (the line numbers stay)."""
     tree = ast.parse(text)
-    taken = imported_names(module)
+    taken = imported_names(module, engine)
     stores = {}
     for n in ast.walk(tree):
         if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
@@ -747,7 +748,8 @@ def engine_modules(entry=("gomoku", "ai"), engine=ENGINE):
         if not (engine / (name + ".py")).exists():
             raise FileNotFoundError("engine module %s.py missing in %s" % (name, engine))
         visit(name, ())
-    size = {n: len(device_source((engine / (n + ".py")).read_text(), n)) for n in deps}
+    size = {n: len(device_source((engine / (n + ".py")).read_text(), n, engine))
+            for n in deps}
     order = []
     while len(order) < len(deps):
         ready = [n for n in deps if n not in order
@@ -967,7 +969,7 @@ def _play_game(level, rule, seed, strip, mb, engine, lazy, ballast=0, depth=0,
             mb.remove(old)
     for name in names + lazy:
         text = (engine / (name + ".py")).read_text()
-        sent = device_source(text, name) if strip else text
+        sent = device_source(text, name, engine) if strip else text
         mb.put(name + ".py", sent)
         if name in names:
             report["modules"][name] = {"source_bytes": len(text.encode()),
