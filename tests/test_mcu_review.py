@@ -390,3 +390,48 @@ def test_a_private_name_another_module_imports_keeps_its_name(mb, tmp_path):
     rep = mcu.play_game(level=1, rule=0, seed=1, mb=mb, engine=engine)
     assert rep["error"] is None, rep.get("traceback")
     assert rep["winner"] == 3 and rep["problems"] == []
+
+
+def test_a_renju_draw_claimed_over_a_five_is_a_problem():
+    """Short of a full board a renju draw stands only where the host's
+    engine ends the game drawn: black's five there is a win, not a draw."""
+    black = [(x, 0) for x in range(5)]
+    white = [(x, 2) for x in range(4)]
+    moves = [y * 15 + x for x, y in [s for pair in zip(black, white) for s in pair] + black[4:]]
+    assert mcu.check_game(4, [], moves, 1) == []
+    assert mcu.check_game(4, [], moves, 3) == ["draw claimed with 9 stones on the board"]
+
+
+# imports leave 16-byte holes between the blocks they keep
+FRAGMENTING = [("class Game:", "_junk = [bytearray(8) for _ in range(40)]\n"
+                "for _i in range(0, 40, 2):\n    _junk[_i] = None\n\n\nclass Game:")]
+
+
+def test_unstripped_upload_and_the_largest_free_block(mb, tmp_path):
+    """strip=False (`--no-strip`) uploads each module as it is; the largest
+    free block before the game is one block, less than the free heap when
+    that lies in pieces (here 16-byte holes the import left)."""
+    engine = stand_in(tmp_path, FRAGMENTING, FIRST_FREE_AI)
+    rep = mcu.play_game(level=1, rule=0, seed=1, mb=mb, engine=engine, strip=False,
+                        imports_only=True)
+    assert rep["error"] is None, rep.get("traceback")
+    for name, figures in rep["modules"].items():
+        assert figures["uploaded_bytes"] == figures["source_bytes"]
+        assert mb.get(name + ".py") == (tmp_path / (name + ".py")).read_text()
+    largest = rep["largest_free_block_before_game"]
+    assert largest % 16 == 0 and 0 < largest <= rep["free_before_game"] - 20 * 16
+
+
+def test_cli_game_passes_its_arguments_on(monkeypatch, capsys, tmp_path):
+    """`mcu.py game` plays the level, rule, opening, stripping and engine
+    folder it is given."""
+    seen = []
+    monkeypatch.setattr(mcu, "play_game", lambda *a, **kw: seen.append((a, kw)) or
+                        {"error": None, "problems": []})
+    assert mcu.main(["game", "--level", "2", "--rule", "4", "--opening", "3", "--no-strip",
+                     "--engine", str(tmp_path)]) == 0
+    assert seen == [((2, 4, 3), {"strip": False, "engine": tmp_path})]
+    seen.clear()
+    assert mcu.main(["game"]) == 0
+    assert seen == [((1, 0, 1), {"strip": True, "engine": mcu.ENGINE})]
+    capsys.readouterr()
