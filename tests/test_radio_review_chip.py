@@ -150,6 +150,32 @@ def test_a_length_past_the_buffer_is_refused_and_listening_goes_on():
     assert b.send(b"still") is True and a.recv() == 5
 
 
+def test_250_kbps_needs_an_ard_of_500_us_and_a_refusal_writes_nothing():
+    """At 250 kbps the PTX waits 500 us for an ACK's address (spec 7.4.2,
+    Table 18: ARD 500 us at the least): a shorter ARD is a ValueError, in
+    the constructor before any register is written, and from set_retries or
+    set_rf without changing SETUP_RETR or RF_SETUP."""
+    med, ma, a, mb, b = plus_pair()
+    before = bytes(ma.regs)
+    with pytest.raises(ValueError) as e:
+        nrf24l01.NRF24L01(machine.SPI(0, baudrate=4000000), machine.Pin(5),
+                          machine.Pin(14), machine.Pin(IRQ_A),
+                          rate=nrf24l01.RATE_250K, ard_us=250)
+    assert "500" in str(e.value) and bytes(ma.regs) == before
+    a.set_retries(250, 3)                           # at 1 Mbps: fine
+    with pytest.raises(ValueError):
+        a.set_rf(nrf24l01.RATE_250K, nrf24l01.POWER_0DBM)
+    assert ma.regs[N.SETUP_RETR] == 0x03 and ma.regs[N.RF_SETUP] == before[N.RF_SETUP]
+    a.set_retries(500, 3)
+    a.set_rf(nrf24l01.RATE_250K, nrf24l01.POWER_0DBM)
+    with pytest.raises(ValueError):
+        a.set_retries(250, 5)
+    assert ma.regs[N.SETUP_RETR] == 0x13
+    b.set_rf(nrf24l01.RATE_250K, nrf24l01.POWER_0DBM)
+    b.start_listening()
+    assert a.send(b"slow") is True and b.recv() == 4 and ma.retransmits == 0
+
+
 def test_start_listening_returns_once_the_chip_listens():
     """Tstby2a: 130 us from CE high to RX mode."""
     _, ma, a, mb, b = plus_pair()

@@ -15,7 +15,8 @@ dynamic payload length (FEATURE.EN_DPL, DYNPD). The original nRF24L01
 ignores FEATURE and DYNPD until the ACTIVATE command, which toggles them on
 and off; the driver sends it only when FEATURE did not take the write (the
 nRF24L01+ has no ACTIVATE). RATE_250K needs the nRF24L01+: the nRF24L01
-refuses it with OSError. The chip is powered down
+refuses it with OSError. At 250 kbps an ACK needs a retransmit delay of
+500 us or more: a shorter ard_us is a ValueError. The chip is powered down
 whenever it is neither listening nor sending (1.5 ms start-up before a send
 from power down). One preallocated buffer each way: no allocation per packet.
 
@@ -115,13 +116,15 @@ class NRF24L01:
         self.lost = 0           # packets that reached MAX_RT
         self.retries = 0        # retransmissions (ARC_CNT summed)
         self.dropped = 0        # RX payloads flushed for a bad width
+        self._rate = rate
+        self._ard = ard_us
         self._check(cs, ce)
+        self.set_retries(ard_us, arc)                   # refuses before writing
         self._reg_write(_CONFIG, _EN_CRC | _CRCO)       # 2-byte CRC, down
         self._reg_write(_EN_AA, 0x3F)
         self._reg_write(_EN_RXADDR, 0x03)
         self._features()
         self._reg_write(_DYNPD, 0x3F)
-        self.set_retries(ard_us, arc)
         self.set_channel(channel)
         self.set_rf(rate, power)
         self._cmd(_FLUSH_TX)
@@ -200,16 +203,25 @@ class NRF24L01:
         self._reg_write(_RF_CH, ch)
 
     def set_rf(self, rate, power):
+        self._slow_ack(rate, self._ard)
         self._reg_write(_RF_SETUP, rate | power | _LNA_HCURR)
         if rate == RATE_250K and not self._reg_read(_RF_SETUP) & RATE_250K:
             # the nRF24L01's RF_SETUP has no such bit: it stays at 1 Mbps
             raise OSError("NRF24L01: 250 kbps needs an nRF24L01+; this chip "
                           "has 1 and 2 Mbps only")
+        self._rate = rate
 
     def set_retries(self, ard_us, arc):
         if not (250 <= ard_us <= 4000 and 0 <= arc <= 15):
             raise ValueError("NRF24L01 retries: ard_us 250..4000, arc 0..15")
+        self._slow_ack(self._rate, ard_us)
         self._reg_write(_SETUP_RETR, ((ard_us // 250 - 1) << 4) | arc)
+        self._ard = ard_us
+
+    def _slow_ack(self, rate, ard_us):
+        # at 250 kbps an ACK takes longer on air than an ARD of 250 us
+        if rate == RATE_250K and ard_us < 500:
+            raise ValueError("NRF24L01: at 250 kbps ard_us must be 500 or more")
 
     def open_tx_pipe(self, addr):
         if len(addr) != 5:
