@@ -48,6 +48,29 @@ class Canvas:
                 self.set(xx, yy, c)
 
 
+class Answering:
+    """Something on the LCD's bus, no LCD model, that answers command `cmd`
+    with the bytes of `reply` and every other command with MISO at 0."""
+
+    def __init__(self, cmd, reply):
+        self.want = cmd
+        self.reply = reply
+        self.cmd = None
+
+    def spi_select(self):
+        pass
+
+    def spi_deselect(self):
+        pass
+
+    def spi_transfer(self, tx):
+        if machine.pin_level(DC) == 0:
+            self.cmd = tx[-1]
+        elif self.cmd == self.want:
+            return bytes(self.reply[:len(tx)])
+        return bytes(len(tx))
+
+
 def board(chip, width, height, x_offset, y_offset, mount, rst=RST):
     """A fresh bus with the chip's model; returns the model."""
     machine.forget_all()

@@ -394,34 +394,13 @@ def test_from_board_builds_each_board_display():
     lcd_base.from_board(board_pico_lcd13.LCD)
 
 
-class _PowerMode:
-    """Something on the LCD's bus that answers RDDPM (0Ah) with `dpm` and
-    takes every other command without a word (MISO at 0)."""
-
-    def __init__(self, dpm):
-        self.dpm = dpm
-        self.cmd = None
-
-    def spi_select(self):
-        pass
-
-    def spi_deselect(self):
-        pass
-
-    def spi_transfer(self, tx):
-        import machine
-        if machine.pin_level(dc.DC) == 0:
-            self.cmd = tx[-1]
-            return bytes(len(tx))
-        return bytes([self.dpm if self.cmd == 0x0A else 0] * len(tx))
-
-
 @pytest.mark.parametrize("dpm", [0x08, 0x09, 0x0A, 0x0B])
 def test_ili9341_accepts_the_reset_power_mode_whatever_d1_d0(dpm):
     # RDDPM D1 and D0 are not defined in the datasheet
     import machine
     machine.forget_all()
-    machine.attach_spi(dc.BUS, dc.CS, _PowerMode(dpm), "lcd", dc=dc.DC)
+    rddpm = dc.Answering(0x0A, bytes([dpm]))
+    machine.attach_spi(dc.BUS, dc.CS, rddpm, "lcd", dc=dc.DC)
     dc.driver("ili9341", 320, 240, 90, check_id=True)
 
 
@@ -431,7 +410,8 @@ def test_ili9341_refuses_another_power_mode_or_a_silent_bus(dpm):
     # reset did not reach it; 0C, 18: not what a reset leaves either
     import machine
     machine.forget_all()
-    machine.attach_spi(dc.BUS, dc.CS, _PowerMode(dpm), "lcd", dc=dc.DC)
+    rddpm = dc.Answering(0x0A, bytes([dpm]))
+    machine.attach_spi(dc.BUS, dc.CS, rddpm, "lcd", dc=dc.DC)
     with pytest.raises(OSError, match="ILI9341 not answering .*RDDPM read "
                        "%02x, expected 08" % dpm):
         dc.driver("ili9341", 320, 240, 90, check_id=True)

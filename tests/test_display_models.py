@@ -52,11 +52,15 @@ class Host:
         self.cmd(dcs.CASET, [x0 >> 8, x0 & 255, x1 >> 8, x1 & 255])
         self.cmd(dcs.RASET, [y0 >> 8, y0 & 255, y1 >> 8, y1 & 255])
 
-    def boot(self, madctl=0, colmod=0x55, inv=True):
+    def hw_reset(self):
+        """A 20 us RESX pulse, then the 120 ms before SLPOUT is allowed."""
         self.rst(0)
         sim_clock.advance_us(20)
         self.rst(1)
         sim_clock.advance_us(120000)
+
+    def boot(self, madctl=0, colmod=0x55, inv=True):
+        self.hw_reset()
         self.cmd(dcs.SLPOUT, wait_ms=120)
         self.cmd(dcs.COLMOD, [colmod])
         self.cmd(dcs.MADCTL, [madctl])
@@ -82,10 +86,7 @@ def pixels(*colors):
 def test_dark_until_sleep_out_and_display_on():
     h = st()
     m = h.m
-    h.rst(0)
-    sim_clock.advance_us(20)
-    h.rst(1)
-    sim_clock.advance_us(120000)
+    h.hw_reset()
     h.cmd(dcs.COLMOD, [0x55])
     h.cmd(dcs.INVON)
     h.window(0, 0, 0, 0)
@@ -206,10 +207,7 @@ def test_mv_column_range_is_320():
 
 def test_18_bit_default_colmod_gives_a_wrong_picture():
     h = st()
-    h.rst(0)
-    sim_clock.advance_us(20)
-    h.rst(1)
-    sim_clock.advance_us(120000)
+    h.hw_reset()
     h.cmd(dcs.SLPOUT, wait_ms=120)
     h.cmd(dcs.INVON)
     h.cmd(dcs.DISPON)

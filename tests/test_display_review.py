@@ -172,37 +172,13 @@ def test_id_read_without_a_given_baudrate_leaves_the_bus_clock():
     assert d.spi.baudrate == 40000000
 
 
-class _Answer:
-    """Something on the LCD's bus that answers command `cmd` with `reply`
-    and every other command with MISO at 0."""
-
-    def __init__(self, cmd, reply):
-        self.want = cmd
-        self.reply = reply
-        self.cmd = None
-
-    def spi_select(self):
-        pass
-
-    def spi_deselect(self):
-        pass
-
-    def spi_transfer(self, tx):
-        if machine.pin_level(dc.DC) == 0:
-            self.cmd = tx[-1]
-            return bytes(len(tx))
-        if self.cmd == self.want:
-            return bytes(self.reply[:len(tx)])
-        return bytes(len(tx))
-
-
 def test_st7789_id_read_ignores_the_dummy_clock_and_the_bits_after_it():
     # RDDID on the serial bus: one dummy clock (its bit undefined), then
     # 85h 85h 52h; a 4-byte read clocks 7 more undefined bits
     word = 1 << 31 | 0x858552 << 7 | 0x7F
     machine.forget_all()
-    machine.attach_spi(dc.BUS, dc.CS, _Answer(0x04, word.to_bytes(4, "big")),
-                       "lcd", dc=dc.DC)
+    rddid = dc.Answering(0x04, word.to_bytes(4, "big"))
+    machine.attach_spi(dc.BUS, dc.CS, rddid, "lcd", dc=dc.DC)
     dc.driver("st7789", 240, 240, 0, check_id=True)
 
 
@@ -254,10 +230,7 @@ def test_sleep_in_blanks_the_glass_and_keeps_the_memory(host):
 
 def test_display_on_without_sleep_out_stays_dark():
     h = st()
-    h.rst(0)
-    sim_clock.advance_us(20)
-    h.rst(1)
-    sim_clock.advance_us(120000)
+    h.hw_reset()
     h.cmd(dcs.COLMOD, [0x55])
     h.cmd(dcs.INVON)
     h.cmd(dcs.DISPON)
