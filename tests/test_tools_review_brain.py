@@ -1,0 +1,86 @@
+"""Mutation review of the Gomocup brain tools (tools/brainloop.py,
+tools/pbrain.py, tools/arena.py): the protocol as published (BOARD fields
+1 own, 2 opponent, 3 a continuous game's winning-line marker; RECTSTART
+w,h; SWAP2BOARD and BOARD blocks) answered with one clear ERROR that
+changes nothing."""
+import sys
+
+import pytest
+
+sys.path.insert(0, str(__import__("upy").ROOT / "tools"))
+from test_brain_loop import feed, loop_with  # noqa: E402
+from test_pbrain import Pbrain, expected_move, xy  # noqa: E402
+
+
+# ---- tools/brainloop.py: the reference brains' loop ---------------------------
+
+@pytest.mark.parametrize("rows, error", [
+    # the protocol's fields are 1, 2 and 3: a 0 is no stone the brain can place
+    (["7,7,2", "8,8,0"], "ERROR BOARD line '8,8,0': who must be 1, 2 or 3"),
+    # two opponent stones more than the brain's: the brain cannot be to move
+    (["7,7,2", "8,8,2"], "ERROR BOARD with 0 own and 2 opponent stones: "
+                         "the brain cannot be the side to move"),
+])
+def test_a_board_the_protocol_does_not_allow_changes_nothing(rows, error):
+    loop, choose, _ = loop_with("START 15", "BEGIN")
+    assert feed(loop, "BOARD", *rows, "DONE") == [error]
+    assert loop.stones == [(0, 0, 1)] and len(choose.calls) == 1
+
+
+@pytest.mark.parametrize("arg", ["15", "a,b", "15,15,15", ""])
+def test_a_malformed_rectstart_is_one_error_and_the_brain_runs_on(arg):
+    # RECTSTART width,height: anything else is an ERROR, not a crash
+    loop, choose, out = loop_with("START 15", "TURN 7,7", "RECTSTART " + arg)
+    assert out[:2] == ["OK", "0,0"]
+    assert out[2:] == ["ERROR RECTSTART wants w,h, got %r" % arg]
+    assert loop.stones == [(7, 7, 2), (0, 0, 1)]
+
+
+def test_a_board_block_after_a_swap2board_block_is_a_position():
+    # the SWAP2BOARD block is refused; the BOARD block after it is still
+    # the protocol's BOARD, answered with a move
+    loop, choose, out = loop_with("START 15", "SWAP2BOARD", "7,7", "DONE",
+                                  "BOARD", "7,7,2", "DONE")
+    assert out == ["OK", "UNKNOWN SWAP2BOARD", "0,0"]
+    assert loop.stones == [(7, 7, 2), (0, 0, 1)]
+
+
+def test_play_on_an_occupied_point_is_refused_and_changes_nothing():
+    loop, choose, _ = loop_with("START 15", "TURN 7,7", "TAKEBACK 0,0")
+    assert feed(loop, "PLAY 7,7") == ["ERROR 7,7 is occupied"]
+    assert loop.stones == [(7, 7, 2)]
+    assert feed(loop, "PLAY 3,3") == ["3,3"]
+    assert loop.stones == [(7, 7, 2), (3, 3, 1)]
+
+
+# ---- tools/pbrain.py: the engine behind the same commands ---------------------
+
+@pytest.fixture
+def pbrain():
+    b = Pbrain("--level", "1")
+    yield b
+    b.close()
+
+
+def test_pbrain_refuses_a_board_the_protocol_does_not_allow(pbrain):
+    assert pbrain.ask("START 15") == "OK"
+    first = xy(pbrain.ask("TURN 7,7"))
+    for rows in (["7,7,2", "8,8,0"], ["7,7,2", "8,8,2"]):
+        answer = pbrain.ask("BOARD", *rows, "DONE")
+        assert answer.startswith("ERROR "), (rows, answer)
+    assert pbrain.ask("BEGIN").startswith("ERROR BEGIN on a board that is not empty")
+    assert pbrain.ask("RECTSTART 15").startswith("ERROR RECTSTART wants w,h")
+    # the game is the one before, its two moves: play goes on from there
+    assert xy(pbrain.ask("TURN 3,3")) == expected_move(0, [(7, 7), first, (3, 3)])
+
+
+def test_pbrain_refuses_a_finished_board_and_keeps_its_game(pbrain):
+    """Equal counts: the brain is black, and the opponent (white) already
+    has five in row 0: nothing to play, and the game before stays."""
+    assert pbrain.ask("START 15") == "OK"
+    first = xy(pbrain.ask("TURN 7,7"))
+    rows = ["%d,0,2" % x for x in range(5)] + ["%d,14,1" % x for x in (0, 2, 4, 6, 8)]
+    assert pbrain.ask("BOARD", *rows, "DONE").startswith("ERROR the game is over")
+    assert pbrain.ask("TAKEBACK %d,%d" % first) == "OK"
+    assert pbrain.ask("TAKEBACK 7,7") == "OK"
+
