@@ -2,12 +2,14 @@
 tools/pbrain.py, tools/arena.py): the protocol as published (BOARD fields
 1 own, 2 opponent, 3 a continuous game's winning-line marker; RECTSTART
 w,h; SWAP2BOARD and BOARD blocks) answered with one clear ERROR that
-changes nothing."""
+changes nothing; the arena reads every line end the protocol allows."""
 import sys
 
 import pytest
 
 sys.path.insert(0, str(__import__("upy").ROOT / "tools"))
+import arena  # noqa: E402
+from test_arena import REF  # noqa: E402
 from test_brain_loop import feed, loop_with  # noqa: E402
 from test_pbrain import Pbrain, expected_move, xy  # noqa: E402
 
@@ -84,3 +86,33 @@ def test_pbrain_refuses_a_finished_board_and_keeps_its_game(pbrain):
     assert pbrain.ask("TAKEBACK %d,%d" % first) == "OK"
     assert pbrain.ask("TAKEBACK 7,7") == "OK"
 
+
+
+# ---- tools/arena.py: referee and table ----------------------------------------
+
+LINE_END_BRAIN = """
+import sys
+end = {"cr": "\\r", "crlf": "\\r\\n"}[sys.argv[1]]
+x = 0
+for line in sys.stdin:
+    word = (line.split() or [""])[0].upper()
+    if word == "END":
+        break
+    if word == "START":
+        sys.stdout.write("OK" + end)
+    elif word in ("BEGIN", "TURN"):         # along row 0, a MESSAGE first
+        sys.stdout.write("MESSAGE thinking" + end + "%d,0" % x + end)
+        x += 1
+    sys.stdout.flush()
+"""
+
+
+@pytest.mark.parametrize("end", ["cr", "crlf"])
+def test_a_brain_may_end_its_lines_with_cr_or_cr_lf(tmp_path, end):
+    """The protocol: a brain's lines may end in CR LF, LF or CR alone; the
+    arena reads its OK, skips its MESSAGE and takes its moves either way."""
+    script = tmp_path / "ends.py"
+    script.write_text(LINE_END_BRAIN)
+    rec = arena.play_game("%s %s %s" % (sys.executable, script, end), REF, timeout=5)
+    assert rec.moves[0:1] == [(0, 0)] and rec.moves[2:3] == [(1, 0)], rec
+    assert "timeout" not in rec.reason and "start" not in rec.reason, rec

@@ -20,6 +20,7 @@ vary between games yet every match is repeatable.
 import argparse
 import os
 import random
+import re
 import select
 import shlex
 import statistics
@@ -46,6 +47,7 @@ def _gomoku():
 
 SIZE = 15
 RULE_NAMES = {0: "freestyle", 1: "standard", 4: "renju"}
+_EOL = re.compile(rb"\r\n|\r|\n")    # a brain's line end: any of the three
 
 
 class BrainError(Exception):
@@ -87,13 +89,13 @@ class Brain:
 
     def readline(self, timeout):
         """Next line of output that is not empty or MESSAGE/DEBUG/SUGGEST,
-        within `timeout` s."""
+        within `timeout` s. Lines end in LF, CR LF or CR alone (the protocol)."""
         deadline = time.monotonic() + timeout
         fd = self.proc.stdout.fileno()
         blank = False
         while True:
-            while b"\n" in self._buf:
-                line, self._buf = self._buf.split(b"\n", 1)
+            while _EOL.search(self._buf):
+                line, self._buf = _EOL.split(self._buf, 1)
                 text = line.decode("utf-8", "replace").strip()
                 if not text:
                     blank = True
