@@ -2,14 +2,15 @@
 tools/pbrain.py, tools/arena.py): the protocol as published (BOARD fields
 1 own, 2 opponent, 3 a continuous game's winning-line marker; RECTSTART
 w,h; SWAP2BOARD and BOARD blocks) answered with one clear ERROR that
-changes nothing; the arena reads every line end the protocol allows."""
+changes nothing; the arena reads every line end the protocol allows, and
+its referee and score table."""
 import sys
 
 import pytest
 
 sys.path.insert(0, str(__import__("upy").ROOT / "tools"))
 import arena  # noqa: E402
-from test_arena import REF  # noqa: E402
+from test_arena import REF, _record, brain_script  # noqa: E402
 from test_brain_loop import feed, loop_with  # noqa: E402
 from test_pbrain import Pbrain, expected_move, xy  # noqa: E402
 
@@ -116,3 +117,41 @@ def test_a_brain_may_end_its_lines_with_cr_or_cr_lf(tmp_path, end):
     rec = arena.play_game("%s %s %s" % (sys.executable, script, end), REF, timeout=5)
     assert rec.moves[0:1] == [(0, 0)] and rec.moves[2:3] == [(1, 0)], rec
     assert "timeout" not in rec.reason and "start" not in rec.reason, rec
+
+
+# black's 5,7 6,7 and 7,5 7,6: 7,7 makes two open threes, forbidden to black
+# under renju (and only there)
+DOUBLE_THREE = [(5, 7), (0, 0), (6, 7), (0, 14), (7, 5), (14, 0), (7, 6), (14, 14)]
+
+
+@pytest.mark.parametrize("rule, lost", [(4, True), (0, False)])
+def test_the_referee_plays_the_matchs_rule(tmp_path, rule, lost):
+    double = brain_script(tmp_path, "double", 'return "7,7"')
+    rec = arena.play_game(double, REF, opening=DOUBLE_THREE, rule=rule, timeout=20)
+    if lost:
+        assert (rec.winner, rec.moves) == (1, [])
+        assert rec.reason.startswith("black illegal move 7,7"), rec.reason
+        assert "double three" in rec.reason
+    else:
+        assert rec.moves[0] == (7, 7)           # legal in freestyle
+
+
+def test_only_an_engine_that_never_started_is_reported():
+    fail = "white failed to start: START answered 'ERROR size'"
+    once = arena.MatchResult(["A", "B"], [_record(0, 0, ([0.1], []), fail),
+                                          _record(1, 1, ([0.1], [0.2]), "black five")], 0)
+    assert once.never_started() == []
+    always = arena.MatchResult(["A", "B"], [_record(0, 0, ([0.1], []), fail),
+                                            _record(1, 0, ([0.1], []), fail.replace(
+                                                "white", "black"))], 0)
+    assert always.never_started() == [(1, fail)]
+
+
+@pytest.mark.parametrize("rule, name", [(0, "freestyle"), (1, "standard"), (4, "renju")])
+def test_the_table_names_the_rule_and_fits_a_forty_character_name(rule, name):
+    forty, longer = "a" * 39 + "z", "b" * 40 + "y"
+    res = arena.MatchResult([forty, longer], [_record(0, None, ([0.1], [0.2]), "draw")], rule)
+    lines = res.table().split("\n")
+    assert lines[0] == "1 games, rule %s" % name
+    assert lines[2].split()[0] == forty
+    assert lines[3].split()[0] == "..." + longer[-37:]
