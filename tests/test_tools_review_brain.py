@@ -155,3 +155,32 @@ def test_the_table_names_the_rule_and_fits_a_forty_character_name(rule, name):
     assert lines[0] == "1 games, rule %s" % name
     assert lines[2].split()[0] == forty
     assert lines[3].split()[0] == "..." + longer[-37:]
+
+
+# ---- tools/quickmatch.py: the arena's games in one process -------------------
+
+class Fixed:
+    """A quickmatch player that always answers the same point."""
+    name = "fixed"
+
+    def __init__(self, x, y):
+        self.point = y * 15 + x
+
+    def start(self, seed):
+        pass
+
+    def move(self, g):
+        return self.point
+
+
+def test_quickmatch_scores_an_illegal_move_as_a_loss_like_the_arena():
+    """The arena: an illegal move loses (and is no move of the game). A
+    player whose move the referee refuses, here black's renju double three,
+    loses the game in quickmatch too instead of stopping the match."""
+    import quickmatch
+    from test_arena import RowMaker
+    assert quickmatch.play_game(Fixed(7, 7), RowMaker(14), DOUBLE_THREE, rule=4) == (2, [])
+    # freestyle: 7,7 stands, white fills row 14 (0,14 is taken), and black's
+    # second 7,7 is on a stone
+    assert quickmatch.play_game(Fixed(7, 7), RowMaker(14), DOUBLE_THREE) == (
+        2, [(7, 7), (1, 14)])

@@ -77,7 +77,7 @@ def player(name):
 
 def play_game(black, white, opening, rule=arena.FREESTYLE, seed=0):
     """(winner colour or 0 for a draw, moves after the opening), as the arena
-    plays it with game seed `seed`."""
+    plays it with game seed `seed`: an illegal move loses."""
     g = arena._gomoku().Game(rule=rule)
     for x, y in opening:
         g.play(x, y)
@@ -86,7 +86,10 @@ def play_game(black, white, opening, rule=arena.FREESTYLE, seed=0):
     moves = []
     while not g.winner:
         m = (black if g.turn == 1 else white).move(g)
-        g.play(m % 15, m // 15)
+        try:
+            g.play(m % 15, m // 15)
+        except ValueError:
+            return 3 - g.turn, moves
         moves.append((m % 15, m // 15))
     return (g.winner if g.winner < 3 else 0), moves     # 3: drawn
 
