@@ -1,9 +1,10 @@
 """Mutation review of the Gomocup brain tools (tools/brainloop.py,
-tools/pbrain.py, tools/arena.py): the protocol as published (BOARD fields
-1 own, 2 opponent, 3 a continuous game's winning-line marker; RECTSTART
-w,h; SWAP2BOARD and BOARD blocks) answered with one clear ERROR that
-changes nothing; the arena reads every line end the protocol allows, and
-its referee and score table."""
+tools/pbrain.py, tools/arena.py, tools/quickmatch.py): the protocol as
+published (BOARD fields 1 own, 2 opponent, 3 a continuous game's
+winning-line marker; RECTSTART w,h; SWAP2BOARD and BOARD blocks) answered
+with one clear ERROR that changes nothing; the arena reads every line end
+the protocol allows; its referee and score table; quickmatch scores an
+illegal move as the arena does."""
 import sys
 
 import pytest
@@ -12,7 +13,7 @@ sys.path.insert(0, str(__import__("upy").ROOT / "tools"))
 import arena  # noqa: E402
 from test_arena import REF, _record, brain_script  # noqa: E402
 from test_brain_loop import feed, loop_with  # noqa: E402
-from test_pbrain import Pbrain, expected_move, xy  # noqa: E402
+from test_pbrain import brain, expected_move, xy  # noqa: E402,F401  (brain: a fixture)
 
 
 # ---- tools/brainloop.py: the reference brains' loop ---------------------------
@@ -58,34 +59,27 @@ def test_play_on_an_occupied_point_is_refused_and_changes_nothing():
 
 # ---- tools/pbrain.py: the engine behind the same commands ---------------------
 
-@pytest.fixture
-def pbrain():
-    b = Pbrain("--level", "1")
-    yield b
-    b.close()
-
-
-def test_pbrain_refuses_a_board_the_protocol_does_not_allow(pbrain):
-    assert pbrain.ask("START 15") == "OK"
-    first = xy(pbrain.ask("TURN 7,7"))
+def test_pbrain_refuses_a_board_the_protocol_does_not_allow(brain):
+    assert brain.ask("START 15") == "OK"
+    first = xy(brain.ask("TURN 7,7"))
     for rows in (["7,7,2", "8,8,0"], ["7,7,2", "8,8,2"]):
-        answer = pbrain.ask("BOARD", *rows, "DONE")
+        answer = brain.ask("BOARD", *rows, "DONE")
         assert answer.startswith("ERROR "), (rows, answer)
-    assert pbrain.ask("BEGIN").startswith("ERROR BEGIN on a board that is not empty")
-    assert pbrain.ask("RECTSTART 15").startswith("ERROR RECTSTART wants w,h")
+    assert brain.ask("BEGIN").startswith("ERROR BEGIN on a board that is not empty")
+    assert brain.ask("RECTSTART 15").startswith("ERROR RECTSTART wants w,h")
     # the game is the one before, its two moves: play goes on from there
-    assert xy(pbrain.ask("TURN 3,3")) == expected_move(0, [(7, 7), first, (3, 3)])
+    assert xy(brain.ask("TURN 3,3")) == expected_move(0, [(7, 7), first, (3, 3)])
 
 
-def test_pbrain_refuses_a_finished_board_and_keeps_its_game(pbrain):
+def test_pbrain_refuses_a_finished_board_and_keeps_its_game(brain):
     """Equal counts: the brain is black, and the opponent (white) already
     has five in row 0: nothing to play, and the game before stays."""
-    assert pbrain.ask("START 15") == "OK"
-    first = xy(pbrain.ask("TURN 7,7"))
+    assert brain.ask("START 15") == "OK"
+    first = xy(brain.ask("TURN 7,7"))
     rows = ["%d,0,2" % x for x in range(5)] + ["%d,14,1" % x for x in (0, 2, 4, 6, 8)]
-    assert pbrain.ask("BOARD", *rows, "DONE").startswith("ERROR the game is over")
-    assert pbrain.ask("TAKEBACK %d,%d" % first) == "OK"
-    assert pbrain.ask("TAKEBACK 7,7") == "OK"
+    assert brain.ask("BOARD", *rows, "DONE").startswith("ERROR the game is over")
+    assert brain.ask("TAKEBACK %d,%d" % first) == "OK"
+    assert brain.ask("TAKEBACK 7,7") == "OK"
 
 
 
