@@ -3,6 +3,7 @@ tools/deploy.py): what the build and its size report say, the board-side
 check against the board's MicroPython, what one deploy leaves on a board's
 flash, and that every failure is named and exits non-zero."""
 import builtins
+import json
 import os
 import re
 import shlex
@@ -132,6 +133,19 @@ def test_deploy_refuses_a_micropython_of_another_mpy_version(built):
         msg = _board_check(code, "rp2", other | rp2_native)
         assert msg and "loads .mpy version %d" % other in msg, msg
         assert "files are version %d" % MPY_VERSION in msg, msg
+
+
+def test_deploy_refusal_names_the_release_of_the_build_s_mpy_cross(tmp_path, built):
+    """The fix it names is the MicroPython release the build's mpy-cross
+    belongs to, as build.json records it (a build by another pinned one)."""
+    _copy_build(built, tmp_path)
+    report = tmp_path / "pico_lcd13" / "build.json"
+    data = json.loads(report.read_text())
+    data["mpy_cross"] = "MicroPython v1.31.2 on 2027-01-01; mpy-cross emitting mpy v6.3"
+    report.write_text(json.dumps(data))
+    code = deploy.deploy_command("pico_lcd13", "auto", tmp_path)[4]
+    msg = _board_check(code, "rp2", MPY_VERSION - 1)
+    assert msg.endswith(": flash MicroPython 1.31 (docs/HARDWARE.md)"), msg
 
 
 def test_deploy_refuses_native_code_for_two_cpus(tmp_path, built):
