@@ -155,6 +155,17 @@ def status(dev, label):
     return screen_text(dev.snaps[label], VIEW.status.h)
 
 
+def status_around_undo(s, flash, settle):
+    """Run script `s` to its end: the status line's text now, and `settle`
+    ms after B (undo)."""
+    snap_status(s, "before")
+    s.tap("back")
+    s.wait(settle)
+    snap_status(s, "after")
+    dev = run_device(board_sim, s.end(), flash)
+    return status(dev, "before"), status(dev, "after")
+
+
 def test_back_on_an_empty_board_is_refused_and_play_goes_on(flash):
     # two players, nothing played: B says so and the game is still there
     s = Script()
@@ -181,13 +192,9 @@ def test_the_status_line_follows_moves_and_undo(flash):
     for i in (7 * 15 + 7, 7 * 15 + 8, 8 * 15 + 8):
         s.place(i)
     s.wait(100)
-    snap_status(s, "three")
-    s.tap("back")
-    s.wait(100)
-    snap_status(s, "undone")
-    dev = run_device(board_sim, s.end(), flash)
-    assert status(dev, "three") == ["White to move", "#3"]
-    assert status(dev, "undone") == ["Black to move", "#2"]
+    three, undone = status_around_undo(s, flash, 100)
+    assert three == ["White to move", "#3"]
+    assert undone == ["Black to move", "#2"]
 
 
 def test_vs_ai_the_status_names_you_and_undo_gives_the_turn_back(flash):
@@ -196,13 +203,9 @@ def test_vs_ai_the_status_names_you_and_undo_gives_the_turn_back(flash):
     s.wait(300)
     s.place(7 * 15 + 7)
     s.wait(400)             # the AI answers
-    snap_status(s, "two")
-    s.tap("back")
-    s.wait(200)
-    snap_status(s, "none")
-    dev = run_device(board_sim, s.end(), flash)
-    assert status(dev, "two") == ["Black (you) to move", "#2"]
-    assert status(dev, "none") == ["Black (you) to move", "#0"]
+    two, none = status_around_undo(s, flash, 200)
+    assert two == ["Black (you) to move", "#2"]
+    assert none == ["Black (you) to move", "#0"]
 
 
 def test_main_menu_from_the_pause_menu_goes_to_the_start_menu(flash):
