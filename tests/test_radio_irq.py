@@ -2,7 +2,7 @@
 missing (or on another GPIO), so the pin reads its pull-up for ever. The
 driver used to wait out every send's timeout and report False: wireless
 play never connected, and nothing said why. Now the boot self-test
-(check_irq) and a send that times out with a flag set in STATUS raise
+(check_wires) and a send that times out with a flag set in STATUS raise
 OSError naming the pin, and the boot note says so on the screen and the
 console; a wired IRQ passes and works as before."""
 import os
@@ -105,19 +105,19 @@ def test_send_to_nobody_with_the_irq_wire_missing_names_max_rt_too():
     assert ma.mode == N.POWER_DOWN
 
 
-def test_check_irq_at_boot_names_the_pin():
+def test_check_wires_at_boot_names_the_pin():
     med, ma, a, mb, b = fresh(irq_wired=False)
     b.start_listening()
     t0 = sim_clock.now_us()
     with pytest.raises(OSError) as e:
-        a.check_irq()
+        a.check_wires()
     msg = str(e.value)
     assert msg.startswith(IRQ_MSG) and ADVICE in msg
     assert sim_clock.now_us() - t0 < 5000       # ~2 ms, not a timeout
     assert ma.violations == [] and mb.violations == []
 
 
-def check_irq_leaves_everything_as_it_was(listening):
+def check_wires_leaves_everything_as_it_was(listening):
     med, ma, a, mb, b = fresh()
     frames = []
     med.listeners.append(lambda f: frames.append(
@@ -126,7 +126,7 @@ def check_irq_leaves_everything_as_it_was(listening):
     if listening:
         a.start_listening()
     before = bytes(ma.regs)
-    a.check_irq()
+    a.check_wires()
     # one packet at -18 dBm on the configured channel, to an address no one
     # listens on, without a retransmission (ARC 0): the peer hears nothing
     assert len(frames) == 1
@@ -151,39 +151,46 @@ def check_irq_leaves_everything_as_it_was(listening):
     assert ma.violations == [] and mb.violations == []
 
 
-def test_check_irq_with_the_wire_passes_and_restores_the_chip():
-    check_irq_leaves_everything_as_it_was(False)
+def test_check_wires_with_the_wire_passes_and_restores_the_chip():
+    check_wires_leaves_everything_as_it_was(False)
 
 
-def test_check_irq_while_listening_goes_back_to_listening():
-    check_irq_leaves_everything_as_it_was(True)
+def test_check_wires_while_listening_goes_back_to_listening():
+    check_wires_leaves_everything_as_it_was(True)
 
 
-def test_check_irq_without_an_irq_pin_sends_nothing():
+def no_irq_pin(ce_wired=True):
+    """A radio whose board file names no irq pin, and its model."""
     sim_clock.reset()
     machine.forget_all()
-    med = Medium(seed=5)
-    ma = N.NRF24L01Model(14, None, med)
+    ma = N.NRF24L01Model(14 if ce_wired else None, None, Medium(seed=5))
     machine.attach_spi(0, 5, ma, "nrf0")
     a = nrf24l01.NRF24L01(machine.SPI(0, baudrate=4000000), machine.Pin(5),
                           machine.Pin(14))
-    a.check_irq()
-    assert ma.sent == 0
+    return ma, a
 
 
-def test_check_irq_with_the_ce_wire_missing_names_ce():
-    # the test send never starts: no flag at all, so nothing is known about
-    # IRQ, but a send would never finish either
-    med, ma, a, mb, b = fresh(ce_wired=False)
+def test_check_wires_without_an_irq_pin_still_tests_ce():
+    # one packet, polled over SPI, and the chip back in power down
+    ma, a = no_irq_pin()
+    a.check_wires()
+    assert ma.sent == 1 and ma.violations == []
+    assert ma.mode == N.POWER_DOWN and ma.tx_fifo == []
+
+
+def test_check_wires_without_an_irq_pin_names_a_missing_ce():
+    # a board with no IRQ wire used to find a missing CE only as every
+    # send failing after 100 ms, with no message
+    ma, a = no_irq_pin(ce_wired=False)
     with pytest.raises(OSError) as e:
-        a.check_irq()
+        a.check_wires()
     msg = str(e.value)
     assert "did not finish a test send in 20 ms" in msg
     assert "check the CE wire (ce=Pin(14))" in msg
-    assert ma.sent == 0 and ma.tx_fifo == []
+    assert ma.sent == 0 and ma.tx_fifo == [] and ma.mode == N.POWER_DOWN
 
 
-def test_check_irq_on_unix_port():
+def test_check_wires_on_unix_port():
     code = """
 import machine, sim_clock
 from radio_medium import Medium
@@ -196,7 +203,7 @@ for wired in (True, False):
     d = nrf24l01.NRF24L01(machine.SPI(0, baudrate=4000000), machine.Pin(5),
                           machine.Pin(14), machine.Pin(22))
     try:
-        d.check_irq()
+        d.check_wires()
         print("ok", m.sent, m.regs[4], m.mode, m.violations)
     except OSError as e:
         print(e)

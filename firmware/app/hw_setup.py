@@ -95,9 +95,10 @@ def make_radio():
 
 
 def check_radio(notes):
-    """-> make_radio if the radio answers and its IRQ wire works (a self-test
-    that sends one packet no one hears), else None (and a note). The driver
-    is unloaded again: its code stays out of the heap until a wireless game."""
+    """-> make_radio if the radio answers and its CE and IRQ wires work (a
+    self-test that sends one packet no one hears), else None (and a note).
+    The driver is unloaded again: its code stays out of the heap until a
+    wireless game."""
     cfg = getattr(board, "RADIO", None)
     if not cfg:
         return None
@@ -105,8 +106,8 @@ def check_radio(notes):
     try:
         r = make_radio()
         what = "miswired"
-        if hasattr(r, "check_irq"):
-            r.check_irq()
+        if hasattr(r, "check_wires"):
+            r.check_wires()
         if hasattr(r, "power_down"):
             r.power_down()
         return make_radio

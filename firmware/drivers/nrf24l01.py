@@ -8,7 +8,7 @@
     if nrf.any(): n = nrf.recv()    # payload in nrf.rx[:n] (n 0 = dropped)
     nrf.send(buf, n)                # True: acknowledged; False: MAX_RT
     nrf.power_down()
-    nrf.check_irq()                 # boot self-test of the IRQ (and CE) wire
+    nrf.check_wires()               # boot self-test of the CE and IRQ wires
 
 Auto-ack with retransmit (SETUP_RETR), 2-byte CRC, 5-byte addresses,
 dynamic payload length (FEATURE.EN_DPL, DYNPD). The original nRF24L01
@@ -25,8 +25,10 @@ pin has gone low (the chip pulls it low while TX_DS, MAX_RT or RX_DR is set
 and not masked in CONFIG, until the flag is cleared by writing 1 to it);
 without it, STATUS is polled. Receiving never looks at the pin (any() reads
 FIFO_STATUS). A pin that is not wired to the chip reads high for ever, and
-every send would time out: check_irq() finds that at boot, and send() raises
-OSError when it times out although STATUS shows the send ended.
+every send would time out: check_wires() finds that at boot, and send()
+raises OSError when it times out although STATUS shows the send ended. A CE
+wire that is missing, IRQ pin or not, means the chip never sends at all:
+check_wires() finds that too.
 """
 import time
 from micropython import const
@@ -82,9 +84,9 @@ _T_PD2STBY = const(1500)    # us: power down -> standby
 _T_SETTLE = const(130)      # us: standby -> RX/TX
 _T_CE_PULSE = const(15)     # us: >= 10 us starts a TX
 _T_POLL = const(50)         # us between two STATUS reads while sending
-_IRQ_TEST_POLLS = const(400)    # >= 20 ms: check_irq's send takes ~2 ms
+_TEST_POLLS = const(400)    # >= 20 ms: check_wires' send takes ~2 ms
 
-# check_irq's packet goes to _NOBODY, an address no one listens on (and
+# check_wires' packet goes to _NOBODY, an address no one listens on (and
 # neither one level shift, 00..FF, nor a run of the 0101 preamble, which the
 # datasheet says noise can match); TX_ADDR and RX_ADDR_P0 then get their
 # reset value back
@@ -350,23 +352,20 @@ class NRF24L01:
         self._idle()
         return not st & _MAX_RT
 
-    def check_irq(self):
-        """Boot self-test of the IRQ wire (nothing to do without irq).
+    def check_wires(self):
+        """Boot self-test of the CE wire, and of the IRQ wire if there is one.
 
         Sends one 1-byte packet at -18 dBm on the configured channel to an
         address no one uses, with auto-ack and no retransmit (ARC 0): no ACK
         comes, so MAX_RT is set about 0.5 ms after CE goes high (2 ms with
-        the start-up from power down; TX_DS if something did ack it). The
-        chip pulls IRQ low with either flag (CONFIG masks none): an irq pin
-        that still reads high is not wired to it. OSError names the fault
-        (or CE, when no flag comes at all). SETUP_RETR, RF_SETUP and
-        PLOS_CNT are restored, TX_ADDR and RX_ADDR_P0 get their reset value
-        (open_tx_pipe comes before a send), and the chip is left as before:
-        listening or powered down.
+        the start-up from power down; TX_DS if something did ack it). No
+        flag at all means the chip never sent: CE is not wired. The chip
+        pulls IRQ low with either flag (CONFIG masks none): an irq pin that
+        still reads high is not wired to it. OSError names the fault.
+        SETUP_RETR, RF_SETUP and PLOS_CNT are restored, TX_ADDR and
+        RX_ADDR_P0 get their reset value (open_tx_pipe comes before a send),
+        and the chip is left as before: listening or powered down.
         """
-        irq = self.irq
-        if irq is None:
-            return
         retr = self._reg_read(_SETUP_RETR)
         rf = self._reg_read(_RF_SETUP)
         self._resume = self.listening
@@ -392,7 +391,7 @@ class NRF24L01:
         # UDP peers) still gets its last polls.
         self.ce(1)
         st = 0
-        for _ in range(_IRQ_TEST_POLLS):
+        for _ in range(_TEST_POLLS):
             time.sleep_us(_T_POLL)
             st = self._cmd(_NOP)
             if st & (_TX_DS | _MAX_RT):
@@ -411,7 +410,7 @@ class NRF24L01:
             raise OSError("NRF24L01 did not finish a test send in %d ms "
                           "(STATUS 0x%02x, no TX_DS or MAX_RT): check the CE "
                           "wire (ce=%s)"
-                          % (_IRQ_TEST_POLLS * _T_POLL // 1000, st, self.ce))
+                          % (_TEST_POLLS * _T_POLL // 1000, st, self.ce))
         if high:
             self._irq_error(st)
 
