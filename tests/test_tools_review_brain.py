@@ -113,6 +113,31 @@ def test_a_brain_may_end_its_lines_with_cr_or_cr_lf(tmp_path, end):
     assert "timeout" not in rec.reason and "start" not in rec.reason, rec
 
 
+CRLF_BRAIN = """
+import sys
+x = 0
+for line in sys.stdin.buffer:
+    if not line.endswith(b"\\r\\n"):
+        sys.stdout.write("ERROR line %r does not end in CR LF\\n" % line)
+    elif line.startswith(b"START"):
+        sys.stdout.write("OK\\n")
+    elif line.startswith((b"BEGIN", b"TURN")):
+        sys.stdout.write("%d,0\\n" % x)
+        x += 1
+    sys.stdout.flush()
+"""
+
+
+def test_the_arena_ends_its_lines_in_cr_lf_as_a_manager_must(tmp_path):
+    """The protocol: the manager puts CR LF at the end of every line (a brain
+    may read them as raw bytes)."""
+    script = tmp_path / "strict.py"
+    script.write_text(CRLF_BRAIN)
+    rec = arena.play_game("%s %s" % (sys.executable, script), REF, timeout=5)
+    assert rec.moves[0:1] == [(0, 0)] and rec.moves[2:3] == [(1, 0)], rec
+    assert "ERROR" not in rec.reason and "start" not in rec.reason, rec
+
+
 # black's 5,7 6,7 and 7,5 7,6: 7,7 makes two open threes, forbidden to black
 # under renju (and only there)
 DOUBLE_THREE = [(5, 7), (0, 0), (6, 7), (0, 14), (7, 5), (14, 0), (7, 6), (14, 14)]

@@ -81,8 +81,9 @@ class Brain:
         self._buf = b""
 
     def send(self, line):
+        # the protocol: a manager ends each line in CR LF
         try:
-            self.proc.stdin.write((line + "\n").encode())
+            self.proc.stdin.write((line + "\r\n").encode())
             self.proc.stdin.flush()
         except (BrokenPipeError, OSError):
             raise BrainError("crashed (stdin closed)")
