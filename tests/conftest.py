@@ -1,4 +1,5 @@
-"""pytest setup: the firmware's flat module path, as on a device."""
+"""pytest setup: the firmware's flat module path, as on a device, and the
+fixtures that several test modules use."""
 import sys
 from pathlib import Path
 
@@ -20,3 +21,50 @@ def flash(tmp_path, monkeypatch):
     (the firmware's files, like the save, live in the current directory)."""
     monkeypatch.chdir(tmp_path)
     return tmp_path
+
+
+@pytest.fixture
+def brain():
+    """tools/pbrain.py at level 1, in its own process, as a manager runs it."""
+    from pbrain_process import Pbrain
+    b = Pbrain("--level", "1")
+    yield b
+    b.close()
+
+
+@pytest.fixture(scope="session")
+def built(tmp_path_factory):
+    """Both boards built once for the tests that only read the build:
+    -> {board: (build root, report)}."""
+    sys.path.insert(0, str(upy.ROOT / "tools"))
+    import build
+    root = tmp_path_factory.mktemp("build")
+    return {b: (root, build.build(b, root)) for b in ("pico_lcd13", "esp32_ili9341")}
+
+
+@pytest.fixture(scope="module")
+def mb():
+    """The emulated micro:bit with Debian's MicroPython, one per module."""
+    sys.path.insert(0, str(upy.ROOT / "tools"))
+    import mcu
+    with mcu.MicroBit() as board:
+        yield board
+
+
+@pytest.fixture(scope="session")
+def frozen_firmware():
+    """The micro:bit firmware hex with the engine frozen in (built if stale)."""
+    sys.path.insert(0, str(upy.ROOT / "tools"))
+    import mcu_firmware
+    try:
+        return mcu_firmware.build()
+    except mcu_firmware.BuildError as e:
+        pytest.fail(str(e))
+
+
+@pytest.fixture(scope="module")
+def frozen_mb(frozen_firmware):
+    """The emulated micro:bit on that firmware, one per module."""
+    import mcu
+    with mcu.MicroBit(firmware=str(frozen_firmware)) as board:
+        yield board

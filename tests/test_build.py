@@ -36,14 +36,6 @@ BOARDS = ("pico_lcd13", "esp32_ili9341")
 NATIVE_ARCH = {"pico_lcd13": 4, "esp32_ili9341": 10}
 
 
-@pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    """Both boards built once for the tests that only read the build:
-    -> {board: (build root, report)}."""
-    root = tmp_path_factory.mktemp("build")
-    return {b: (root, build.build(b, root)) for b in BOARDS}
-
-
 def source_modules():
     names = set()
     for folder in ("engine", "drivers", "app"):

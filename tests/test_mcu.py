@@ -20,12 +20,6 @@ import mcu  # noqa: E402
 import gomoku  # noqa: E402  (the engine on CPython, to replay the board's game)
 
 
-@pytest.fixture(scope="module")
-def mb():
-    with mcu.MicroBit() as board:
-        yield board
-
-
 def replay(rule, opening, moves):
     """Replay on the CPython engine: every move legal; the final winner."""
     g = gomoku.Game(rule)

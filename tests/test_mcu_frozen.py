@@ -23,20 +23,6 @@ import mcu_firmware  # noqa: E402
 import gomoku  # noqa: E402
 
 
-@pytest.fixture(scope="module")
-def firmware():
-    try:
-        return mcu_firmware.build()
-    except mcu_firmware.BuildError as e:
-        pytest.fail(str(e))
-
-
-@pytest.fixture(scope="module")
-def mb(firmware):
-    with mcu.MicroBit(firmware=str(firmware)) as board:
-        yield board
-
-
 def _mpy(name):
     src = (mcu.ENGINE / (name + ".py")).read_text()
     return src, freeze.compile_mpy(mcu_firmware.mpy_cross(), src, name)
@@ -141,33 +127,33 @@ def test_added_qstrs_never_reuse_an_enum_name():
         qt.qdefs()
 
 
-def test_engine_imports_from_flash(mb):
-    mb.soft_reset()
-    assert not [f for f in mb.listdir() if f[:-3] in mcu_firmware.FROZEN]
-    free = mb.mem_free()
-    mb.exec("import " + ",".join(mcu_firmware.frozen_names()))
-    assert 0 < free - mb.mem_free() < 4096     # module and function objects only
-    mb.exec("g=gomoku.Game(4)\ng.play(7,7)")
+def test_engine_imports_from_flash(frozen_mb):
+    frozen_mb.soft_reset()
+    assert not [f for f in frozen_mb.listdir() if f[:-3] in mcu_firmware.FROZEN]
+    free = frozen_mb.mem_free()
+    frozen_mb.exec("import " + ",".join(mcu_firmware.frozen_names()))
+    assert 0 < free - frozen_mb.mem_free() < 4096     # module and function objects only
+    frozen_mb.exec("g=gomoku.Game(4)\ng.play(7,7)")
     with pytest.raises(mcu.MicroBitError, match="occupied"):
-        mb.exec("g.play(7,7)")
-    assert mb.eval("g.moves") == 1
+        frozen_mb.exec("g.play(7,7)")
+    assert frozen_mb.eval("g.moves") == 1
     with pytest.raises(mcu.MicroBitError, match="ValueError"):
-        mb.exec("ai.best_move(g,9)")
+        frozen_mb.exec("ai.best_move(g,9)")
 
 
 @pytest.mark.parametrize("rule,seed", [(gomoku.FREESTYLE, 1), (gomoku.RENJU, 2)])
-def test_level2_plays_cpythons_moves_on_the_microbit(mb, rule, seed):
-    rep = mcu_firmware.play_game(mb, level=2, rule=rule, seed=seed)
+def test_level2_plays_cpythons_moves_on_the_microbit(frozen_mb, rule, seed):
+    rep = mcu_firmware.play_game(frozen_mb, level=2, rule=rule, seed=seed)
     moves, winner = mcu_firmware.host_game(2, rule, seed)
     assert rep["moves"] == moves
     assert rep["winner"] == winner != 0
     assert min(rep["free_after_move"]) > 0
-    assert mb.eval("__import__('ai').SEED[0]") == seed     # played with the game's seed
+    assert frozen_mb.eval("__import__('ai').SEED[0]") == seed     # played with the game's seed
 
 
-def test_level1_under_heap_lock_on_the_frozen_firmware(mb):
+def test_level1_under_heap_lock_on_the_frozen_firmware(frozen_mb):
     # an allocation under the lock would raise MemoryError and end the game
-    rep = mcu_firmware.play_game(mb, level=1, rule=gomoku.STANDARD, seed=3)
+    rep = mcu_firmware.play_game(frozen_mb, level=1, rule=gomoku.STANDARD, seed=3)
     moves, winner = mcu_firmware.host_game(1, gomoku.STANDARD, 3)
     assert rep["moves"] == moves and rep["winner"] == winner != 0
     # locked, the search's calls cannot put their frames on the heap: each
@@ -208,7 +194,7 @@ def run(rule):
 
 
 @pytest.mark.parametrize("rule", [gomoku.FREESTYLE, gomoku.RENJU])
-def test_a_search_step_allocates_nothing_on_the_microbit(mb, rule):
+def test_a_search_step_allocates_nothing_on_the_microbit(frozen_mb, rule):
     """A search's step, black's four, its five count, white's block (under
     renju also the scan for a point left to black) and both undone, with
     the heap locked. MicroPython 1.9.2 as built for the micro:bit turns
@@ -228,16 +214,16 @@ def test_a_search_step_allocates_nothing_on_the_microbit(mb, rule):
     n = vcf._fives(g, y * 15 + x, 1)
     f = candscan._g[candscan._POINT]
     assert n == 1 and g.stone(f % 15, f // 15) == 0     # the four has a five point
-    mb.soft_reset()
-    for old in mb.listdir():
-        mb.remove(old)
-    mb.put("probe.py", PROBE % (tuple(seq), x, y, y * 15 + x, candscan._POINT))
-    mb.soft_reset()
-    mb.call("import probe")
-    assert mb.call("probe.run(%d)" % rule).split() == [str(n), str(f), str(len(seq))]
+    frozen_mb.soft_reset()
+    for old in frozen_mb.listdir():
+        frozen_mb.remove(old)
+    frozen_mb.put("probe.py", PROBE % (tuple(seq), x, y, y * 15 + x, candscan._POINT))
+    frozen_mb.soft_reset()
+    frozen_mb.call("import probe")
+    assert frozen_mb.call("probe.run(%d)" % rule).split() == [str(n), str(f), str(len(seq))]
 
 
-def test_build_is_redone_only_when_the_frozen_code_changes(firmware, tmp_path, monkeypatch):
+def test_build_is_redone_only_when_the_frozen_code_changes(frozen_firmware, tmp_path, monkeypatch):
     """build() over a copy of the build tree, with a stand-in for yotta's
     make: run anew (its old build gone, the settings in) when forced or
     when the frozen C, qstrs or settings change, else the kept hex."""
@@ -279,7 +265,7 @@ def test_build_is_redone_only_when_the_frozen_code_changes(firmware, tmp_path, m
     assert makes[-1][2] == pristine + "\n".join(qdefs[:-1]) + "\n"
 
 
-def test_cli_builds_and_plays_a_game_as_json(firmware):
+def test_cli_builds_and_plays_a_game_as_json(frozen_firmware):
     import json
     run = subprocess.run([sys.executable, str(ROOT / "tools" / "mcu_firmware.py"), "game",
                           "--level", "1", "--rule", "4", "--opening", "2"],

@@ -17,14 +17,7 @@ sys.path.insert(0, str(ROOT / "tools"))
 import mcu  # noqa: E402
 import mcu_firmware  # noqa: E402
 
-from test_mcu import TINY_GOMOKU, mb  # noqa: E402,F401  (the board fixture)
-from test_mcu_frozen import firmware  # noqa: E402,F401  (the frozen-engine hex)
-
-
-@pytest.fixture(scope="module")
-def frozen_mb(firmware):  # noqa: F811
-    with mcu.MicroBit(firmware=str(firmware)) as board:
-        yield board
+from test_mcu import TINY_GOMOKU  # noqa: E402
 
 
 def stand_in(tmp_path, gomoku_edits, ai_source):

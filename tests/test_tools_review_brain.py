@@ -13,7 +13,7 @@ sys.path.insert(0, str(__import__("upy").ROOT / "tools"))
 import arena  # noqa: E402
 from test_arena import REF, _record, brain_script  # noqa: E402
 from test_brain_loop import feed, loop_with  # noqa: E402
-from test_pbrain import brain, expected_move, xy  # noqa: E402,F401  (brain: a fixture)
+from test_pbrain import expected_move, xy  # noqa: E402
 
 
 # ---- tools/brainloop.py: the reference brains' loop ---------------------------

@@ -14,7 +14,6 @@ import pytest
 
 from test_build import (BOARDS, NATIVE_ARCH, ROOT, _board_check, _copy_build,
                         add_module, build, deploy, source_modules)
-from test_build import built  # noqa: F401  (a fixture: both boards built once)
 
 import freeze  # noqa: E402  (tools/, on sys.path by test_build)
 import mcu_firmware  # noqa: E402
