@@ -167,3 +167,43 @@ def test_ref_alphabeta_sees_the_opponents_five_at_the_second_ply():
     grid = grid_with(black, white)
     assert static(grid, (6, 7), 1) > static(grid, (10, 5), 1)
     assert ra.choose(grid, 1) == (10, 5)
+
+
+# ---- tools/seed_scorer.py and tools/seed_brain.py -----------------------------
+
+import gomoku  # noqa: E402
+import seed_brain  # noqa: E402
+import seed_scorer  # noqa: E402
+from test_engine_ai import _game  # noqa: E402
+
+
+def test_seed_scorer_three_touching_stones_score_mark_transform_3():
+    # MarkTransform = {0, 100, 400, 2000, 10000}: three own stones in a row
+    # touch (6, 7) and (2, 7); a gap of one splits 2 + 1 touching (2, 8)
+    g = _game([(3, 7), (4, 7), (5, 7)], [(0, 0), (14, 14), (0, 14)])
+    assert seed_scorer.point_score(g, 6, 7, 1) == seed_scorer.point_score(g, 2, 7, 1) == 2000
+    g = _game([(0, 8), (1, 8), (3, 8)], [(0, 0), (14, 14), (0, 14)])
+    assert seed_scorer.point_score(g, 2, 8, 1) == 2000
+
+
+def test_seed_scorer_counts_stones_up_to_the_board_edge():
+    # four own stones reaching the right and bottom edges: MarkTransform[4]
+    g = _game([(11, 7), (12, 7), (13, 7), (14, 7)], [(0, 0), (0, 2), (0, 4), (0, 6)])
+    assert seed_scorer.point_score(g, 10, 7, 1) == 10000
+    g = _game([(7, 11), (7, 12), (7, 13), (7, 14)], [(0, 0), (0, 2), (0, 4), (0, 6)])
+    assert seed_scorer.point_score(g, 7, 10, 1) == 10000
+
+
+def test_seed_scorer_as_white_blocks_on_a_point_forbidden_to_black():
+    # renju forbids black (7, 7), a double three; white's scorer is the
+    # seed's (no renju): black's 800 there beats white's own best, and white
+    # plays it, the first of equal points column by column
+    black = [(5, 7), (6, 7), (7, 5), (7, 6), (0, 14)]
+    white = [(0, 0), (14, 0), (14, 14), (14, 12)]
+    g = gomoku.Game(gomoku.RENJU)
+    for b, w in zip(black, white + [None]):
+        g.play(*b)
+        if w:
+            g.play(*w)
+    assert g.turn == 2 and g.forbidden(7, 7)
+    assert seed_scorer.best_move(g) == 7 + 7 * 15
