@@ -207,3 +207,13 @@ def test_seed_scorer_as_white_blocks_on_a_point_forbidden_to_black():
             g.play(*w)
     assert g.turn == 2 and g.forbidden(7, 7)
     assert seed_scorer.best_move(g) == 7 + 7 * 15
+
+
+def test_seed_brain_refuses_stone_counts_that_do_not_fit_the_side_to_move():
+    for black, white, me in (([(7, 7), (8, 8)], [], 1), ([(7, 7)], [], 1),
+                             ([(7, 7)], [(8, 8), (9, 9)], 1), ([(7, 7)], [(8, 8)], 2)):
+        grid = grid_with(black, white)
+        before = [row[:] for row in grid]
+        with pytest.raises(ValueError, match="stone counts do not fit the side to move"):
+            seed_brain.choose(grid, me, 0)
+        assert grid == before

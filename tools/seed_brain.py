@@ -16,12 +16,12 @@ def choose(grid, me, rule=0, last=None):
     g = gomoku.Game(rule)
     blacks = [(x, y) for y in range(15) for x in range(15) if grid[y][x] == 1]
     whites = [(x, y) for y in range(15) for x in range(15) if grid[y][x] == 2]
+    if len(blacks) - len(whites) != me - 1:
+        raise ValueError("stone counts do not fit the side to move")
     for i in range(len(blacks)):
         g.play(*blacks[i])
         if i < len(whites):
             g.play(*whites[i])
-    if g.turn != me:
-        raise ValueError("stone counts do not fit the side to move")
     m = seed_scorer.best_move(g)
     return m % 15, m // 15
 
