@@ -217,3 +217,30 @@ def test_seed_brain_refuses_stone_counts_that_do_not_fit_the_side_to_move():
         with pytest.raises(ValueError, match="stone counts do not fit the side to move"):
             seed_brain.choose(grid, me, 0)
         assert grid == before
+
+
+def test_seed_brain_plays_the_scorers_move_on_a_renju_position_whatever_its_move_order():
+    # legal: black played (7, 9) first and made one three at a time. Read
+    # back in reading order (7, 9) comes last, where it makes a double three
+    order = [(7, 9), (0, 0), (7, 7), (14, 0), (5, 9), (0, 14), (7, 8), (14, 14),
+             (6, 9), (2, 0)]
+    g = gomoku.Game(gomoku.RENJU)
+    for x, y in order:
+        g.play(x, y)
+    grid = grid_with(order[0::2], order[1::2])
+    m = seed_scorer.best_move(g)
+    assert seed_brain.choose(grid, 1, gomoku.RENJU) == (m % 15, m // 15)
+
+
+def test_seed_brain_plays_the_scorers_move_beside_an_overline_under_standard():
+    # exactly five wins, so black's six in a row (the gap filled last) left
+    # the game going; read back in reading order its first five would end it
+    order = [(2, 7), (0, 0), (3, 7), (14, 0), (4, 7), (0, 14), (6, 7), (14, 14),
+             (7, 7), (2, 0), (5, 7), (4, 0)]
+    g = gomoku.Game(gomoku.STANDARD)
+    for x, y in order:
+        g.play(x, y)
+    assert g.winner == 0
+    grid = grid_with(order[0::2], order[1::2])
+    m = seed_scorer.best_move(g)
+    assert seed_brain.choose(grid, 1, gomoku.STANDARD) == (m % 15, m // 15)

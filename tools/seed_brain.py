@@ -18,10 +18,15 @@ def choose(grid, me, rule=0, last=None):
     whites = [(x, y) for y in range(15) for x in range(15) if grid[y][x] == 2]
     if len(blacks) - len(whites) != me - 1:
         raise ValueError("stone counts do not fit the side to move")
+    # the stones are a position, laid in reading order, not the game's
+    # moves: none is refused (renju's forbidden points) and no five on the
+    # way (to an overline, under exactly five) ends the game
+    why, g._why = g._why, None
     for i in range(len(blacks)):
-        g.play(*blacks[i])
-        if i < len(whites):
-            g.play(*whites[i])
+        for x, y in [blacks[i]] + whites[i:i + 1]:
+            g.play(x, y)
+            g.winner = 0
+    g._why = why
     m = seed_scorer.best_move(g)
     return m % 15, m // 15
 
