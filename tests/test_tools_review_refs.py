@@ -244,3 +244,50 @@ def test_seed_brain_plays_the_scorers_move_beside_an_overline_under_standard():
     grid = grid_with(order[0::2], order[1::2])
     m = seed_scorer.best_move(g)
     assert seed_brain.choose(grid, 1, gomoku.STANDARD) == (m % 15, m // 15)
+
+
+# ---- tools/gomokubench_brain.py -----------------------------------------------
+
+import gomokubench_brain  # noqa: E402
+from libs import ai as gb_ai  # noqa: E402
+
+
+def served_choose(monkeypatch, module, argv):
+    """The move function `module.main(argv)` hands the Gomocup loop."""
+    served = {}
+    monkeypatch.setattr(brainloop, "serve", lambda choose, name: served.update(choose=choose))
+    assert module.main(argv) == 0
+    return served["choose"]
+
+
+@pytest.mark.parametrize("last", [(3, 10), None])
+def test_gomokubench_brain_second_move_is_gomokubench_s_diagonal_step_to_the_centre(last):
+    # libs.ai.second_move: one row and one column from the lone stone,
+    # towards the centre on each axis; the stone is at x 3, y 10
+    choose = gomokubench_brain.make_choose("hard")
+    assert choose(grid_with([(3, 10)]), 2, 0, last) == (4, 9)
+
+
+def test_gomokubench_brain_runs_the_hard_setting_and_repeats_its_seeded_first_moves(monkeypatch):
+    def first_moves():
+        return [served_choose(monkeypatch, gomokubench_brain, ["--seed", str(s)])(
+            grid_with(), 1, 0, None) for s in range(6)]
+    moves = first_moves()
+    assert moves == first_moves()
+    assert all(abs(x - 7) <= 1 and abs(y - 7) <= 1 for x, y in moves)
+    asked = []
+    monkeypatch.setattr(gb_ai, "get_best_move", lambda state, depth, is_max, **kw: (
+        asked.append((depth, is_max, kw)) or ((0, 0), 0)))
+    choose = served_choose(monkeypatch, gomokubench_brain, [])
+    assert choose(grid_with([(7, 7)], [(8, 8)]), 1, 0, (8, 8)) == (0, 0)
+    # "hard": 3 plies over 12 root candidates, no random pick among them;
+    # black is gomokubench's maximizing side
+    assert asked == [(3, True, {"candidate_count": 12, "random_top_n": 1})]
+
+
+def test_gomokubench_brain_moves_an_occupied_choice_to_the_nearest_free_point(monkeypatch):
+    # gomokubench answers (row 3, column 10): x 10, y 3, where a stone is
+    monkeypatch.setattr(gb_ai, "get_best_move", lambda *a, **kw: ((3, 10), 0))
+    grid = grid_with([(10, 3), (2, 2)], [(9, 9)])
+    x, y = gomokubench_brain.make_choose("hard")(grid, 2, 0, (2, 2))
+    assert not grid[y][x] and abs(x - 10) + abs(y - 3) == 1
