@@ -291,3 +291,27 @@ def test_gomokubench_brain_moves_an_occupied_choice_to_the_nearest_free_point(mo
     grid = grid_with([(10, 3), (2, 2)], [(9, 9)])
     x, y = gomokubench_brain.make_choose("hard")(grid, 2, 0, (2, 2))
     assert not grid[y][x] and abs(x - 10) + abs(y - 3) == 1
+
+
+# ---- tools/wiring.py -----------------------------------------------------------
+
+import wiring  # noqa: E402
+
+
+def test_wiring_pico_header_pins_are_the_datasheets():
+    # Raspberry Pi Pico datasheet pinout: pins 3, 8, 13, 18, 23, 28, 33 and
+    # 38 are ground; 30 RUN, 35 ADC_VREF, 36 3V3(OUT), 37 3V3_EN, 39 VSYS,
+    # 40 VBUS; the others carry GP0 to GP22, then GP26 to GP28, in order
+    other = {3, 8, 13, 18, 23, 28, 33, 38, 30, 35, 36, 37, 39, 40}
+    gpio_pins = [p for p in range(1, 41) if p not in other]
+    assert wiring.PICO_PIN == dict(zip(list(range(23)) + [26, 27, 28], gpio_pins))
+    assert wiring.board_pin("rp2", 26) == "GP26 (pin 31)"
+    for gp in (23, 24, 25, 29):
+        with pytest.raises(wiring.WiringError, match="GP%d is not on the Pico's header" % gp):
+            wiring.board_pin("rp2", gp)
+
+
+def test_wiring_without_a_board_or_all_is_a_usage_error(capsys):
+    with pytest.raises(SystemExit) as e:
+        wiring.main([])
+    assert e.value.code == 2 and "give a board name or --all" in capsys.readouterr().err
