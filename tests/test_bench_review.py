@@ -5,6 +5,7 @@ by fakes whose figures follow from arithmetic on their inputs; the quick
 simulator measurements run for real and are checked against datasheet facts."""
 import re
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -105,4 +106,65 @@ def test_app_spi_figures_refuse_a_run_that_did_not_reach_its_end(monkeypatch):
     monkeypatch.setattr(bench_app.sim_clock, "add_hook", lambda fn: None)
     with pytest.raises(AssertionError):
         bench_app.spi_and_latency()
+
+
+# -- bench_build: a failed boot, the lines and the json ------------------------------
+
+GOOD_BOOT = ("BASE 1000\nHEAP ('menu', 500)\nHEAP ('move', 800)\nHEAP ('peak', 900)\n"
+             "SOURCES ['.mpy']\n")
+
+
+@pytest.mark.parametrize("rc, out, err, ok", [
+    (0, GOOD_BOOT, "", True),
+    (1, GOOD_BOOT, "", False),                                  # the run failed
+    (0, GOOD_BOOT + "MemoryError: memory allocation failed\n", "", False),
+    (0, GOOD_BOOT, "MemoryError: memory allocation failed\n", False),
+    (0, GOOD_BOOT.replace("HEAP ('peak', 900)\n", ""), "", False),   # cut short
+])
+def test_build_measure_is_none_when_the_boot_fails(monkeypatch, tmp_path, rc, out, err, ok):
+    bench_build = bench("bench_build")
+    monkeypatch.setattr(bench_build.subprocess, "run", lambda *a, **kw: SimpleNamespace(
+        returncode=rc, stdout=out, stderr=err))
+    got = bench_build.measure(tmp_path, heap_kb=64)
+    if ok:
+        assert got == {"menu": 500, "move": 800, "peak": 900, "base": 1000, "kinds": [".mpy"]}
+    else:
+        assert got is None
+
+
+def test_build_main_reports_each_heap_under_its_name(monkeypatch, capsys):
+    import json
+    bench_build = bench("bench_build")
+    base = 20 * 1024
+    need = {None: 100, "src": 160}       # KB of heap each kind of boot needs
+
+    def measure(flash, firmware_path=None, heap_kb=1024):
+        kind = "src" if firmware_path else None
+        if heap_kb < need[kind]:
+            return None
+        return {"base": base, "menu": 3000, "move": 5000, "peak": 7000,
+                "kinds": [".py" if kind else ".mpy"]}
+
+    monkeypatch.setattr(bench_build, "measure", measure)
+    monkeypatch.setattr(bench_build.build, "build", lambda board, out, opt=1: {
+        "modules": [{"module": "a", "mpy_bytes": 10}], "total_mpy_bytes": 10,
+        "total_py_bytes": 20, "main_py_bytes": 1234})
+    monkeypatch.setattr(bench_build.built_device, "flash_from_build", lambda build, flash: None)
+    assert bench_build.main() == 0
+    out = lines(capsys)
+    assert out[0].endswith("main.py 1234 bytes as source")
+    for board in bench_build.BOARDS:
+        heap = [ln for ln in out if ln.startswith(board + " heap after boot")]
+        assert heap == ["%s heap after boot from .mpy (menu shown): 3000 bytes; after the first "
+                        "move: 5000 bytes; peak (sampled every 10 ms): 7000 bytes (firmware "
+                        "only, 64-bit unix port: a 32-bit board needs less)" % board]
+        (small,) = [ln for ln in out if ln.startswith(board + " smallest heap")]
+        mpy_kb, src_kb = map(int, re.search(r": (\d+) KB from \.mpy, (\d+) KB from \.py",
+                                            small).groups())
+        # the first heap that boots, to within the 4 KB steps, less the models' 20 KB
+        assert 100 - 20 <= mpy_kb < 104 - 20 and 160 - 20 <= src_kb < 164 - 20, small
+        (js,) = [json.loads(ln[5:]) for ln in out if ln.startswith("json ")
+                 and '"%s"' % board in ln]
+        assert (js["heap_menu"], js["heap_move"], js["heap_peak"]) == (3000, 5000, 7000)
+        assert js["min_heap_mpy"] // 1024 == mpy_kb and js["min_heap_py"] // 1024 == src_kb
 
