@@ -168,3 +168,51 @@ def test_build_main_reports_each_heap_under_its_name(monkeypatch, capsys):
         assert (js["heap_menu"], js["heap_move"], js["heap_peak"]) == (3000, 5000, 7000)
         assert js["min_heap_mpy"] // 1024 == mpy_kb and js["min_heap_py"] // 1024 == src_kb
 
+
+# -- bench_display: what counts as a byte and a RAMWR window -------------------------
+
+def test_display_count_is_bus_bytes_and_ramwr_commands(monkeypatch):
+    bench_display = bench("bench_display")
+    monkeypatch.setattr(bench_display, "counts", {"bytes": 0, "windows": 0})
+    # CASET, RASET, RAMWR (0x2C) as commands: one window of 11 bytes
+    bench_display.count({"bus": "spi1", "dc": 0, "tx": "2a000000ef2b000000ef2c"})
+    # RASET and RAMWR again, the columns kept: a second window
+    bench_display.count({"bus": "spi1", "dc": 0, "tx": "2b000a000a2c"})
+    # pixels 0x2C2C and the command 0x12 0xC3: data and no RAMWR
+    bench_display.count({"bus": "spi1", "dc": 1, "tx": "2c2c"})
+    bench_display.count({"bus": "spi1", "dc": 0, "tx": "12c3"})
+    assert bench_display.counts == {"bytes": 11 + 6 + 2 + 2, "windows": 2}
+
+
+def test_display_seed_grid_is_15_lines_over_14_pitches():
+    bench_display = bench("bench_display")
+    calls = []
+    d = SimpleNamespace(width=240, height=240,
+                        fill_rect=lambda *a: calls.append(("rect",) + a),
+                        hline=lambda *a: calls.append(("h",) + a),
+                        vline=lambda *a: calls.append(("v",) + a))
+    bench_display.seed_board(d, 13)
+    span = 14 * 13 + 1                          # 15 lines, 14 gaps, 1 px each
+    h = [c for c in calls if c[0] == "h"]
+    assert len(h) == 15 and {c[3] for c in h} == {span}
+    assert h[-1][2] - h[0][2] == 14 * 13
+    x0 = h[0][1]
+    assert abs(x0 - (240 - x0 - span)) <= 1          # centred
+
+
+def test_display_figures_fail_when_the_model_saw_a_wrong_command(monkeypatch, capsys):
+    bench_display = bench("bench_display")
+
+    class Noted(bench_display.st7789_model.ST7789Model):
+        def __init__(self, *a, **kw):
+            super().__init__(*a, **kw)
+            self.errors.append("ST7789 @0 us: a command during reset")
+
+    monkeypatch.setattr(bench_display.st7789_model, "ST7789Model", Noted)
+    try:
+        with pytest.raises(AssertionError):
+            bench_display.figures("st7789")
+    finally:
+        bench_display.machine.set_trace(None)
+        bench_display.machine.forget_all()
+
