@@ -4,6 +4,7 @@ states. The slow parts (arena, boards, the unix-port heap runs) are replaced
 by fakes whose figures follow from arithmetic on their inputs; the quick
 simulator measurements run for real and are checked against datasheet facts."""
 import re
+import sys
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -215,4 +216,145 @@ def test_display_figures_fail_when_the_model_saw_a_wrong_command(monkeypatch, ca
     finally:
         bench_display.machine.set_trace(None)
         bench_display.machine.forget_all()
+
+
+# -- bench_engine: CPython move time, the unix port, the micro:bit rows ---------------
+
+def test_engine_cpython_times_best_move_and_play_apart(monkeypatch, capsys):
+    bench_engine = bench("bench_engine")
+    clock = [0.0]
+
+    class Game:                                 # four moves, then a winner
+        def __init__(self):
+            self.n, self.winner = 0, 0
+
+        def play(self, x, y):
+            clock[0] += 10e-6
+            self.n += 1
+            self.winner = 1 if self.n == 4 else 0
+
+    def best_move(g, level):
+        assert level == 1
+        clock[0] += 100e-6 * (g.n + 1)          # 100, 200, 300, 400 us
+        return 112
+
+    monkeypatch.setattr(bench_engine, "time", SimpleNamespace(perf_counter=lambda: clock[0]))
+    monkeypatch.setattr(bench_engine.gomoku, "Game", Game)
+    monkeypatch.setattr(bench_engine.engine_match, "opening", lambda seed: [])
+    monkeypatch.setattr(bench_engine.ai, "best_move", best_move)
+    bench_engine.cpython_speed()
+    assert lines(capsys) == ["CPython level-1 move: 250 us (best_move), play() with table "
+                             "update: 10 us"]
+
+
+def test_engine_unix_port_any_allocation_is_over_budget(monkeypatch, capsys):
+    bench_engine = bench("bench_engine")
+    monkeypatch.setattr(bench_engine.upy, "run", lambda code, **kw: "30 16\n")
+    bench_engine.unix_port()
+    assert lines(capsys) == ["unix port level-1 allocation: 16 bytes max over 30 moves (3 rules), "
+                             "every move also run under heap_lock (budget 0) OVER BUDGET"]
+
+
+RULES_SEEN = """
+import gomoku
+_Game, _rules = gomoku.Game, []
+def _game(rule=0):
+    _rules.append(rule)
+    return _Game(rule)
+gomoku.Game = _game
+"""
+
+
+def test_engine_unix_port_plays_the_three_rules(monkeypatch, capsys):
+    bench_engine = bench("bench_engine")
+    real, seen = bench_engine.upy.run, []
+
+    def run(code, **kw):
+        out = real(RULES_SEEN + code + "print(_rules)\n", **kw).strip().splitlines()
+        seen.append(out.pop())
+        return "\n".join(out)
+
+    monkeypatch.setattr(bench_engine.upy, "run", run)
+    bench_engine.unix_port()
+    assert seen == ["[0, 1, 4]"]                # freestyle, standard, renju
+    assert lines(capsys)[0].endswith("(budget 0) ok")
+
+
+class EngineBoard:
+    """A micro:bit for microbit_game: 9000 bytes free after a reset, each
+    import takes its share; the game prints two moves and the winner."""
+    COST = {"import engdrv": 500, "import gomoku": 3000, "import ai": 2000}
+
+    def __init__(self):
+        self.files = {}
+
+    def soft_reset(self):
+        self.free = 9000
+
+    def put(self, name, text):
+        self.files[name] = text
+
+    def mem_free(self):
+        return self.free
+
+    def call(self, code, timeout=None):
+        if code == "engdrv.game()":
+            return "112 250000 30000\n113 260000 31000\nW 1\n"
+        self.free -= self.COST[code]
+        return ""
+
+
+def test_engine_microbit_game_heap_before_and_after_import_and_its_rows():
+    bench_engine = bench("bench_engine")
+    mb = EngineBoard()
+    free0, free1, rows = bench_engine.microbit_game(mb, ["gomoku", "ai"], 4, 4)
+    assert (free0, free1) == (9000, 9000 - 500 - 3000 - 2000)
+    assert rows == [[112, 250000, 30000], [113, 260000, 31000]]
+    assert "g=gomoku.Game(4)" in mb.files["engdrv.py"]
+
+
+def test_engine_microbit_driver_times_best_move_and_play_apart(monkeypatch, capsys):
+    """MCU_DRIVER on CPython with a fake clock: each row is the move, the
+    best_move time and the play() time, best_move under heap_lock."""
+    bench_engine = bench("bench_engine")
+    clock, locked = [0], [False]
+    mp = SimpleNamespace(heap_lock=lambda: locked.__setitem__(0, True),
+                         heap_unlock=lambda: locked.__setitem__(0, False))
+    utime = SimpleNamespace(ticks_us=lambda: clock[0], ticks_diff=lambda a, b: a - b)
+
+    class Game:
+        def __init__(self, rule):
+            self.n, self.winner = 0, 0
+
+        def play(self, x, y):
+            clock[0] += 300
+            self.n += 1
+            self.winner = 2 if self.n == 3 else 0
+
+    def best_move(g, level):
+        assert locked[0] and level == 1
+        clock[0] += 7000
+        return 100 + g.n
+
+    for name, mod in (("micropython", mp), ("utime", utime),
+                      ("gomoku", SimpleNamespace(Game=Game)),
+                      ("ai", SimpleNamespace(best_move=best_move))):
+        monkeypatch.setitem(sys.modules, name, mod)
+    scope = {}
+    exec(bench_engine.MCU_DRIVER.format(rule=0, opening=(112,)), scope)
+    scope["game"]()
+    assert lines(capsys) == ["101 7000 300", "102 7000 300", "W 2"]
+
+
+def test_engine_main_runs_the_microbit_game_unless_told_not_to(monkeypatch):
+    bench_engine = bench("bench_engine")
+    ran = []
+    for name in ("memory", "cpython_speed", "unix_port", "microbit"):
+        monkeypatch.setattr(bench_engine, name, lambda name=name: ran.append(name))
+    monkeypatch.setattr(bench_engine, "strength", lambda games: ran.append(games))
+    bench_engine.main(["--no-mcu", "--games", "10"])
+    assert ran == ["memory", "cpython_speed", 10, "unix_port"]
+    del ran[:]
+    bench_engine.main([])
+    assert ran[-1] == "microbit"
 
