@@ -10,7 +10,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from test_bench_figures import bench, lines
+from test_bench_figures import FakeBoard, _bench_mcu, _mcu_report, bench, lines
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -357,4 +357,48 @@ def test_engine_main_runs_the_microbit_game_unless_told_not_to(monkeypatch):
     del ran[:]
     bench_engine.main([])
     assert ran[-1] == "microbit"
+
+
+# -- bench_mcu: a game with problems, both margins, another engine -------------------
+
+def test_mcu_game_with_problems_fails_and_shows_its_heap(monkeypatch, capsys):
+    ok = _mcu_report(0, [100], 500, 500, 11000)
+    bad = _mcu_report(4, [120], 500, 500, 11000,
+                      problems=["winner 1 claimed without a winning line"])
+    assert _bench_mcu(monkeypatch, [ok, ok, ok, bad, ok]) == 1
+    out = lines(capsys)
+    assert out[0] == ("level1 game on micro:bit (rule 4, opening 4) FAILED: None "
+                      "['winner 1 claimed without a winning line']")
+    assert "  free_before_import: 8000" in out and "  free_after_import: 3000" in out
+    assert any(ln.startswith("level1 move on micro:bit: median 100 ms, max 100 ms over 4 "
+                             "moves in 4 games") for ln in out)
+
+
+def test_mcu_margins_line_for_each_margin_game(monkeypatch, capsys):
+    bench_mcu = bench("bench_mcu")
+    _bench_mcu(monkeypatch, [_mcu_report(0, [100], 500, 500, 1)] * 5)
+    margins = [re.match(r"level1 game on micro:bit, rule (\d) opening (\d), margins", ln)
+               for ln in lines(capsys)]
+    assert [m.groups() for m in margins if m] == [
+        (str(r), str(s)) for r, s in bench_mcu.MARGIN_GAMES]
+    assert len(bench_mcu.MARGIN_GAMES) == 2
+
+
+def test_mcu_measures_the_engine_folder_it_is_given(monkeypatch, capsys):
+    bench_mcu = bench("bench_mcu")
+    used = []
+
+    def play_game(**kw):
+        used.append(kw["engine"])
+        return _mcu_report(0, [100], 500, 500, 1)
+
+    def margins(level, rule, seed, mb=None, engine=None):
+        used.append(engine)
+        return {"heap_bytes": 1, "stack_frames": 1, "import_bytes": 1}
+
+    monkeypatch.setattr(bench_mcu.mcu, "MicroBit", FakeBoard)
+    monkeypatch.setattr(bench_mcu.mcu, "play_game", play_game)
+    monkeypatch.setattr(bench_mcu.mcu, "margins", margins)
+    assert bench_mcu.main(["/elsewhere/engine"]) == 0
+    assert used == [Path("/elsewhere/engine")] * 7
 
