@@ -10,7 +10,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from test_bench_figures import FakeBoard, _bench_mcu, _mcu_report, bench, lines
+from test_bench_figures import (FakeBoard, FrozenBoard, _bench_mcu, _mcu_report, bench, lines)
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -401,4 +401,32 @@ def test_mcu_measures_the_engine_folder_it_is_given(monkeypatch, capsys):
     monkeypatch.setattr(bench_mcu.mcu, "margins", margins)
     assert bench_mcu.main(["/elsewhere/engine"]) == 0
     assert used == [Path("/elsewhere/engine")] * 7
+
+
+# -- bench_mcu_ai: the level-1 line's maximum ---------------------------------------
+
+@pytest.mark.parametrize("worst, word", [(600, "ok"), (601, "OVER BUDGET")])
+def test_mcu_ai_level1_max_is_within_budget_up_to_600_ms(monkeypatch, tmp_path, capsys,
+                                                         worst, word):
+    bench_mcu_ai = bench("bench_mcu_ai")
+    mf = bench_mcu_ai.mcu_firmware
+    (tmp_path / "build.log").write_text("")
+
+    def play_game(mb, level, rule, seed):
+        if level == 1:                          # median 100 ms either way
+            return {"move_ms": [100, 100] if rule == 0 else [100, worst]}
+        return {"moves": [112], "move_ms": [1000], "free_before_move": [4000],
+                "free_after_move": [3000]}
+
+    monkeypatch.setattr(mf, "OUT", tmp_path)
+    monkeypatch.setattr(mf, "build", lambda: tmp_path / "fw.hex")
+    monkeypatch.setattr(mf, "play_game", play_game)
+    monkeypatch.setattr(mf, "host_game", lambda level, rule, seed: ([112], 1))
+    monkeypatch.setattr(mf, "frozen_names", lambda: ["gomoku"])
+    monkeypatch.setattr(bench_mcu_ai.mcu, "MicroBit", FrozenBoard)
+    monkeypatch.setattr(bench_mcu_ai.mcu, "engine_modules", lambda entry: list(entry))
+    assert bench_mcu_ai.main() == 0
+    (l1,) = [ln for ln in lines(capsys) if ln.startswith("level1 move on micro:bit")]
+    assert l1.endswith("median 100 ms, max %d ms over 4 moves (budget: median <= 300, "
+                       "max <= 600) %s" % (worst, word))
 
