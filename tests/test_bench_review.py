@@ -430,3 +430,46 @@ def test_mcu_ai_level1_max_is_within_budget_up_to_600_ms(monkeypatch, tmp_path, 
     assert l1.endswith("median 100 ms, max %d ms over 4 moves (budget: median <= 300, "
                        "max <= 600) %s" % (worst, word))
 
+
+# -- bench_sensors: bytes on the wire per read, init times ----------------------------
+
+def test_sensors_bytes_on_the_wire_per_read(monkeypatch, capsys):
+    bench_sensors = bench("bench_sensors")
+    monkeypatch.setattr(bench_sensors.upy, "run",
+                        lambda code, **kw: "l3g 0.0\nmpu 0.0\nbtn 0.0\n")
+    try:
+        bench_sensors.main()
+    finally:
+        bench_sensors.machine.set_trace(None)
+        bench_sensors.machine.forget_all()
+    got = [re.match(r"(.*) at 400 kHz: (\d+) bytes on the wire", ln) for ln in lines(capsys)]
+    # address+W, register, address+R (repeated start), then the data: the
+    # L3G4200D's OUT_X_L..OUT_Z_H and the MPU6050's GYRO_XOUT_H..GYRO_ZOUT_L
+    # are 6 bytes, ACCEL_XOUT_H..GYRO_ZOUT_L (0x3B..0x48) 14
+    assert [(m.group(1).split(" (")[0], int(m.group(2))) for m in got if m] == [
+        ("L3G4200D read_rates", 3 + 6), ("MPU6050 read_rates", 3 + 6),
+        ("MPU6050 read_all", 3 + 14)]
+
+
+def test_sensors_init_time_in_ms(monkeypatch, capsys):
+    bench_sensors = bench("bench_sensors")
+    times = iter([100, 100, 100, 1000, 2500, 12345])    # three reads, three inits (us)
+    monkeypatch.setattr(bench_sensors, "measure",
+                        lambda label, setup, call: (label, 9, next(times)))
+    monkeypatch.setattr(bench_sensors.upy, "run",
+                        lambda code, **kw: "l3g 0.0\nmpu 0.0\nbtn 0.0\n")
+    bench_sensors.main()
+    out = lines(capsys)
+    assert [ln.split(", ")[1] for ln in out[3:6]] == [
+        "1.0 ms including waits", "2.5 ms including waits", "12.3 ms including waits"]
+
+
+def test_sensors_clone_init_is_measured_on_an_mpu6500():
+    bench_sensors = bench("bench_sensors")
+    try:
+        bench_sensors.mpu_setup(None, "6500")
+        i2c = bench_sensors.machine.I2C(0, scl=bench_sensors.machine.Pin(22),
+                                        sda=bench_sensors.machine.Pin(21))
+        assert i2c.readfrom_mem(0x68, 0x75, 1) == b"\x70"   # the MPU-6500's WHO_AM_I
+    finally:
+        bench_sensors.machine.forget_all()
