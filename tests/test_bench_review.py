@@ -10,7 +10,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from test_bench_figures import (FakeBoard, FrozenBoard, _bench_mcu, _mcu_report, bench, lines)
+from test_bench_figures import (FakeBoard, FrozenBoard, _bench_mcu, _mcu_report, bench,
+                                lines)
 
 ROOT = Path(__file__).resolve().parents[1]
 
