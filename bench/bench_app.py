@@ -150,6 +150,9 @@ def spi_and_latency():
         print("press to stone on screen (sim clock: debounce, poll, engine "
               "bookkeeping on the virtual clock, SPI at %d MHz): %.1f ms"
               % (SPI_HZ // 1000000, (seen[0] - press_at * 1000) / 1000))
+    else:
+        print("press to stone on screen: not measured (the white stone never "
+              "appeared at its point)")
 
 
 if __name__ == "__main__":

@@ -91,10 +91,14 @@ def test_app_press_to_stone_is_the_time_from_the_press(capsys):
     assert 0 < ms < 480, got
 
 
-def test_app_spi_figures_refuse_a_run_that_did_not_reach_its_end(monkeypatch):
+def _spi_run(monkeypatch, ends):
+    """spi_and_latency() on a rig whose run ends with `ends`, its pixel
+    watch never called: the stone is never seen."""
     bench_app = bench("bench_app")
 
     class Rig:
+        bytes_at = {"c0": 0, "c1": 100, "c2": 200, "p1": 1200, "c3": 1300, "p2": 2300}
+
         def __init__(self, board):
             pass
 
@@ -102,12 +106,22 @@ def test_app_spi_figures_refuse_a_run_that_did_not_reach_its_end(monkeypatch):
             pass
 
         def run(self, events):
-            return "timeout"
+            return ends
 
     monkeypatch.setattr(bench_app, "Rig", Rig)
     monkeypatch.setattr(bench_app.sim_clock, "add_hook", lambda fn: None)
+    bench_app.spi_and_latency()
+
+
+def test_app_spi_figures_refuse_a_run_that_did_not_reach_its_end(monkeypatch):
     with pytest.raises(AssertionError):
-        bench_app.spi_and_latency()
+        _spi_run(monkeypatch, "timeout")
+
+
+def test_app_press_to_stone_not_seen_is_said_not_dropped(monkeypatch, capsys):
+    _spi_run(monkeypatch, "end")
+    got = [ln for ln in lines(capsys) if ln.startswith("press to stone on screen")]
+    assert len(got) == 1 and "not measured" in got[0], got
 
 
 # -- bench_build: a failed boot, the lines and the json ------------------------------
