@@ -35,6 +35,9 @@ def flash_line():
               "data %d); %d engine modules frozen: %s"
               % (int(m.group(1)) + int(m.group(2)), int(m.group(1)), int(m.group(2)),
                  len(mcu_firmware.frozen_names()), ", ".join(mcu_firmware.frozen_names())))
+    else:
+        print("frozen-engine firmware: size not measured (no size line in %s)"
+              % (mcu_firmware.OUT / "build.log"))
 
 
 def heap_lines(mb):

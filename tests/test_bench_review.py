@@ -418,14 +418,14 @@ def test_mcu_measures_the_engine_folder_it_is_given(monkeypatch, capsys):
     assert used == [Path("/elsewhere/engine")] * 7
 
 
-# -- bench_mcu_ai: the level-1 line's maximum ---------------------------------------
+# -- bench_mcu_ai: the level-1 line's maximum, the flash line -------------------------
 
-@pytest.mark.parametrize("worst, word", [(600, "ok"), (601, "OVER BUDGET")])
-def test_mcu_ai_level1_max_is_within_budget_up_to_600_ms(monkeypatch, tmp_path, capsys,
-                                                         worst, word):
+def _mcu_ai(monkeypatch, tmp_path, worst=100, log=""):
+    """bench_mcu_ai.main() on fake games: level 1 plays 100 ms moves and one
+    of `worst`; level 2 one 1 s move a game, CPython's."""
     bench_mcu_ai = bench("bench_mcu_ai")
     mf = bench_mcu_ai.mcu_firmware
-    (tmp_path / "build.log").write_text("")
+    (tmp_path / "build.log").write_text(log)
 
     def play_game(mb, level, rule, seed):
         if level == 1:                          # median 100 ms either way
@@ -440,10 +440,23 @@ def test_mcu_ai_level1_max_is_within_budget_up_to_600_ms(monkeypatch, tmp_path, 
     monkeypatch.setattr(mf, "frozen_names", lambda: ["gomoku"])
     monkeypatch.setattr(bench_mcu_ai.mcu, "MicroBit", FrozenBoard)
     monkeypatch.setattr(bench_mcu_ai.mcu, "engine_modules", lambda entry: list(entry))
-    assert bench_mcu_ai.main() == 0
+    return bench_mcu_ai.main()
+
+
+@pytest.mark.parametrize("worst, word", [(600, "ok"), (601, "OVER BUDGET")])
+def test_mcu_ai_level1_max_is_within_budget_up_to_600_ms(monkeypatch, tmp_path, capsys,
+                                                         worst, word):
+    assert _mcu_ai(monkeypatch, tmp_path, worst) == 0
     (l1,) = [ln for ln in lines(capsys) if ln.startswith("level1 move on micro:bit")]
     assert l1.endswith("median 100 ms, max %d ms over 4 moves (budget: median <= 300, "
                        "max <= 600) %s" % (worst, word))
+
+
+def test_mcu_ai_firmware_size_not_in_the_log_is_said_not_dropped(monkeypatch, tmp_path,
+                                                                  capsys):
+    assert _mcu_ai(monkeypatch, tmp_path, log="make: *** [build] Error 2\n") == 0
+    first = lines(capsys)[0]
+    assert first.startswith("frozen-engine firmware: ") and "not measured" in first, first
 
 
 # -- bench_sensors: bytes on the wire per read, init times ----------------------------
