@@ -240,3 +240,189 @@ def test_overlay_keeps_all_the_text_in_a_tiny_terminal(x, text):
     assert len(hit) == 1 and hit[0].strip("\u2580 ") == text
     if x + 6 * len(text) == 240:
         assert hit[0].endswith(text)
+
+
+# ---- window --------------------------------------------------------------------
+
+@pytest.fixture
+def pg(monkeypatch):
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    import pygame
+    yield pygame
+    pygame.quit()
+
+
+def window_of(board, tmp_path, until_ms=None):
+    from host_sim import window
+    dev = device.Device(board, str(tmp_path / "flash"))
+    if until_ms:
+        dev.run(until_ms=until_ms)
+    return dev, window.WindowView(dev, scale=2, shots_dir=str(tmp_path))
+
+
+def post(pg, view, kind, **kw):
+    pg.event.post(pg.event.Event(kind, **kw))
+    view.events()
+
+
+def test_window_layout_joystick_cross_and_keys_beside_it():
+    """Under the screen: the joystick as a cross (up above the press,
+    down below, left and right beside it), the keys to its right; no two
+    buttons overlap, all inside the window, the screen the LCD scaled."""
+    from host_sim import window
+    screen, rects, (ww, wh) = window.layout(board_sim.BUTTONS, 240, 240, 2)
+    assert screen[2:] == (480, 480)
+    sx, sy, sw, sh = screen
+    cx = {n: rects[n][0] + rects[n][2] / 2 for n in rects}
+    cy = {n: rects[n][1] + rects[n][3] / 2 for n in rects}
+    assert cx["up"] == cx["press"] == cx["down"]
+    assert cy["left"] == cy["press"] == cy["right"]
+    assert cy["up"] < cy["press"] < cy["down"]
+    assert cx["left"] < cx["press"] < cx["right"]
+    pad_right = max(rects[n][0] + rects[n][2] for n in
+                    ("up", "down", "left", "right", "press"))
+    for n in ("place", "back", "menu", "extra"):
+        assert rects[n][0] >= pad_right, n
+    names = sorted(rects)
+    for i, a in enumerate(names):
+        ax, ay, aw, ah = rects[a]
+        # below the screen, above the two 20 px status lines at the bottom
+        assert ay >= sy + sh and ax + aw <= ww and ay + ah <= wh - 40, a
+        for b in names[i + 1:]:
+            bx, by, bw, bh = rects[b]
+            assert (ax + aw <= bx or bx + bw <= ax or ay + ah <= by
+                    or by + bh <= ay), (a, b)
+
+
+def test_window_shows_a_landscape_lcd_pixel_for_pixel(tmp_path, pg):
+    """The ESP32 board's 320 x 240 LCD: a 640 x 480 screen in the window,
+    each LCD pixel a 2 x 2 block of its own colour (red stays red)."""
+    from PIL import Image
+    dev, view = window_of(board_esp32_ili9341, tmp_path, until_ms=1500)
+    x, y, w, h = view.screen_rect
+    assert (w, h) == (640, 480)
+    view.draw()
+    shown = pg.image.tostring(view.win.subsurface((x, y, w, h)), "RGB")
+    im = device.frame_image(dev.lcd)
+    assert im.size == (320, 240)
+    assert len(im.getcolors(1 << 16)) > 2       # a picture, not a blank
+    assert shown == im.resize((640, 480), Image.NEAREST).tobytes()
+    _, _, ww, wh = (0, 0) + view.win.get_size()
+    assert all(rx + rw <= ww and ry + rh <= wh and ry >= y + h
+               for rx, ry, rw, rh in view.rects.values())
+    # the keys right under the screen, as on the handheld
+    assert min(ry for rx, ry, rw, rh in view.rects.values()) <= y + h + 32
+
+
+def test_window_png_key_saves_the_lcd_and_says_where(tmp_path, pg):
+    from PIL import Image
+    dev, view = window_of(board_sim, tmp_path, until_ms=1500)
+    post(pg, view, pg.KEYDOWN, key=pg.K_p)
+    post(pg, view, pg.KEYUP, key=pg.K_p)
+    path = os.path.join(str(tmp_path), "screen-001.png")
+    assert view.message == "saved " + path
+    png = Image.open(path).convert("RGB")
+    assert png.tobytes() == device.frame_image(dev.lcd).tobytes()
+
+
+def test_window_keys_a_board_lacks_do_nothing(tmp_path, pg):
+    """On the ESP32 board (no joystick, no extra key) I/J/K/L/O/E down and
+    up press nothing and raise nothing; a click beside every button
+    neither."""
+    dev, view = window_of(board_esp32_ili9341, tmp_path)
+    for key in (pg.K_i, pg.K_j, pg.K_k, pg.K_l, pg.K_o, pg.K_e):
+        post(pg, view, pg.KEYDOWN, key=key)
+        assert pressed(dev) == []
+        post(pg, view, pg.KEYUP, key=key)
+    import sim_clock
+    sim_clock.advance_us(100000)            # past any tap's release
+    for _ in range(dev.TAP_SLEEPS):
+        dev._slept()
+    assert view.held == set() and pressed(dev) == []
+    post(pg, view, pg.KEYDOWN, key=pg.K_m)
+    assert pressed(dev) == ["menu"]
+
+
+def test_window_only_the_left_button_clicks_and_drags(tmp_path, pg):
+    """The wheel (buttons 4, 5) or a right click over a key presses
+    nothing, and a right button let go does not end a left click; nor do
+    they start a drag on the screen."""
+    dev, view = window_of(board_sim, tmp_path)
+    bx, by, bw, bh = view.rects["place"]
+    on = (bx + bw // 2, by + bh // 2)
+    for b in (3, 4, 5):
+        post(pg, view, pg.MOUSEBUTTONDOWN, button=b, pos=on)
+        assert pressed(dev) == [], b
+    post(pg, view, pg.MOUSEBUTTONDOWN, button=1, pos=on)
+    post(pg, view, pg.MOUSEBUTTONUP, button=3, pos=on)
+    assert view.held == {"place"}
+    post(pg, view, pg.MOUSEBUTTONUP, button=1, pos=on)
+    assert view.held == set()
+    x, y, w, h = view.screen_rect
+    post(pg, view, pg.MOUSEBUTTONDOWN, button=3, pos=(x + 10, y + 10))
+    post(pg, view, pg.MOUSEMOTION, pos=(x + 200, y + 10), rel=(190, 0),
+         buttons=(0, 0, 1))
+    assert view.hand.target == [0.0, 0.0]
+
+
+def test_window_drag_starts_only_on_the_screen(tmp_path, pg):
+    """A press on the window's bare background (beside the screen and the
+    keys) and a move tilt nothing."""
+    dev, view = window_of(board_sim, tmp_path)
+    ww, wh = view.win.get_size()
+    x, y, w, h = view.screen_rect
+    for pos in ((x + w + 5, y + 10), (x + 10, y + h + 5), (2, 2)):
+        assert view._hit(pos) is None
+        post(pg, view, pg.MOUSEBUTTONDOWN, button=1, pos=pos)
+        post(pg, view, pg.MOUSEMOTION, pos=(pos[0] + 80, pos[1] + 80),
+             rel=(80, 80), buttons=(1, 0, 0))
+        assert view.hand.target == [0.0, 0.0], pos
+        post(pg, view, pg.MOUSEBUTTONUP, button=1, pos=pos)
+
+
+def test_window_draws_a_held_key_pressed(tmp_path, pg):
+    """A key held down is drawn in another colour until it is let go."""
+    dev, view = window_of(board_sim, tmp_path)
+    bx, by, bw, bh = view.rects["back"]
+    spot = (bx + 3, by + bh // 2)           # keycap, not its label
+
+    def cap():
+        view.draw()
+        return tuple(view.win.get_at(spot))[:3]
+    up = cap()
+    post(pg, view, pg.KEYDOWN, key=pg.K_BACKSPACE)
+    assert cap() != up
+    post(pg, view, pg.KEYUP, key=pg.K_BACKSPACE)
+    import sim_clock
+    sim_clock.advance_us(100000)
+    for _ in range(dev.TAP_SLEEPS):
+        dev._slept()
+    assert cap() == up
+
+
+def test_window_without_a_gyroscope(tmp_path, pg):
+    """No gyroscope: arrows and a drag tilt nothing and raise nothing; the
+    window draws and its keys still press."""
+    dev, view = window_of(no_gyro_board(), tmp_path)
+    assert view.hand is None
+    x, y, w, h = view.screen_rect
+    post(pg, view, pg.KEYDOWN, key=pg.K_UP)
+    post(pg, view, pg.KEYUP, key=pg.K_UP)
+    post(pg, view, pg.MOUSEBUTTONDOWN, button=1, pos=(x + 10, y + 10))
+    post(pg, view, pg.MOUSEMOTION, pos=(x + 90, y + 10), rel=(80, 0),
+         buttons=(1, 0, 0))
+    post(pg, view, pg.MOUSEBUTTONUP, button=1, pos=(x + 90, y + 10))
+    view.draw()
+    post(pg, view, pg.KEYDOWN, key=pg.K_RETURN)
+    assert pressed(dev) == ["place"]
+
+
+def test_window_available_on_macos_without_display(monkeypatch):
+    """macOS (and Windows) draw windows without $DISPLAY."""
+    from host_sim import window
+    for k in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER"):
+        monkeypatch.delenv(k, raising=False)
+    real = os.uname()
+    monkeypatch.setattr(os, "uname", lambda: types.SimpleNamespace(
+        sysname="Darwin", release=real.release))
+    assert window.display_available() is True
