@@ -533,26 +533,33 @@ def test_build_lines_and_a_missing_main_fails_the_bench(monkeypatch, capsys):
 
 # -- bench_app: SPI bytes -------------------------------------------------------------
 
-def test_app_spi_figures_are_the_largest_step_and_stone(monkeypatch, capsys):
+def spi_run(monkeypatch, bytes_at, ends="end"):
+    """bench_app.spi_and_latency() on a rig that counted `bytes_at` SPI
+    bytes at its snapshots and whose run ends with `ends`; its pixel watch
+    is never called, so the stone is never seen. -> bench_app"""
     bench_app = bench("bench_app")
 
     class Rig:
-        # SPI bytes counted at each snapshot: cursor steps of 100, 150 and
-        # 300 bytes; stones of 1000 and 1200
-        bytes_at = {"c0": 0, "c1": 100, "c2": 250, "p1": 1250, "c3": 1550, "p2": 2750}
-
         def __init__(self, board):
-            pass
+            self.bytes_at = bytes_at
 
         def count_spi(self):
             pass
 
         def run(self, events):
-            return "end"
+            return ends
 
     monkeypatch.setattr(bench_app, "Rig", Rig)
     monkeypatch.setattr(bench_app.sim_clock, "add_hook", lambda fn: None)
     bench_app.spi_and_latency()
+    return bench_app
+
+
+def test_app_spi_figures_are_the_largest_step_and_stone(monkeypatch, capsys):
+    # SPI bytes counted at each snapshot: cursor steps of 100, 150 and
+    # 300 bytes; stones of 1000 and 1200
+    bench_app = spi_run(monkeypatch, {"c0": 0, "c1": 100, "c2": 250, "p1": 1250,
+                                      "c3": 1550, "p2": 2750})
     out = lines(capsys)
     assert out[0] == "SPI bytes per cursor step: 300 (budget: <= 2048) ok"
     assert out[1].endswith("cursor): 1200 (budget: <= 2048) ok")
@@ -560,8 +567,8 @@ def test_app_spi_figures_are_the_largest_step_and_stone(monkeypatch, capsys):
     assert out[2] == "SPI time per placed stone at %d MHz: %.2f ms" % (
         hz // 1000000, 1200 * 8 * 1000 / hz)
     # a step of exactly 2048 bytes is within budget, a stone of 2049 is not
-    Rig.bytes_at = {"c0": 0, "c1": 2048, "c2": 2048, "p1": 4097, "c3": 4097, "p2": 4197}
-    bench_app.spi_and_latency()
+    spi_run(monkeypatch, {"c0": 0, "c1": 2048, "c2": 2048, "p1": 4097, "c3": 4097,
+                          "p2": 4197})
     out = lines(capsys)
     assert out[0] == "SPI bytes per cursor step: 2048 (budget: <= 2048) ok"
     assert out[1].endswith("cursor): 2049 (budget: <= 2048) OVER BUDGET")
@@ -577,14 +584,24 @@ def test_wire_bytes_count_an_address_byte_per_start():
     assert bench_sensors.wire_bytes(recs) == 9 + 1 + 2
 
 
-def test_sensors_heap_lines_name_their_own_figures(monkeypatch, capsys):
+def sensors_main(monkeypatch, heap="l3g 0.0\nmpu 0.0\nbtn 0.0\n", times=None):
+    """bench_sensors.main() with the unix port's heap figures given as its
+    output, and the read and init times (us, three each) if given."""
     bench_sensors = bench("bench_sensors")
-    monkeypatch.setattr(bench_sensors.upy, "run",
-                        lambda code, **kw: "l3g 1.5\nmpu 0.0\nbtn 3.5\n")
+    monkeypatch.setattr(bench_sensors.upy, "run", lambda code, **kw: heap)
+    if times is not None:
+        times = iter(times)
+        monkeypatch.setattr(bench_sensors, "measure",
+                            lambda label, setup, call: (label, 9, next(times)))
     try:
         bench_sensors.main()
     finally:
+        bench_sensors.machine.set_trace(None)
         bench_sensors.machine.forget_all()
+
+
+def test_sensors_heap_lines_name_their_own_figures(monkeypatch, capsys):
+    sensors_main(monkeypatch, "l3g 1.5\nmpu 0.0\nbtn 3.5\n")
     out = lines(capsys)[-3:]
     assert out == [
         "heap per L3G4200D read_rates on the unix port: 1.5 bytes (budget: 0) OVER BUDGET",
@@ -593,13 +610,7 @@ def test_sensors_heap_lines_name_their_own_figures(monkeypatch, capsys):
 
 
 def test_sensors_read_time_verdict_is_ok_up_to_500_us(monkeypatch, capsys):
-    bench_sensors = bench("bench_sensors")
-    times = iter([500, 501, 200, 1000, 1000, 1000])     # three reads, three inits
-    monkeypatch.setattr(bench_sensors, "measure",
-                        lambda label, setup, call: (label, 9, next(times)))
-    monkeypatch.setattr(bench_sensors.upy, "run",
-                        lambda code, **kw: "l3g 0.0\nmpu 0.0\nbtn 0.0\n")
-    bench_sensors.main()
+    sensors_main(monkeypatch, times=[500, 501, 200, 1000, 1000, 1000])  # reads, inits
     out = lines(capsys)
     assert [ln.split("us (budget: <= 500 us) ")[1].split(";")[0] for ln in out[:3]] \
         == ["ok", "OVER BUDGET", "ok"]

@@ -11,7 +11,7 @@ from types import SimpleNamespace
 import pytest
 
 from test_bench_figures import (FakeBoard, FrozenBoard, _bench_mcu, _mcu_report, bench,
-                                lines)
+                                lines, sensors_main, spi_run)
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -91,35 +91,16 @@ def test_app_press_to_stone_is_the_time_from_the_press(capsys):
     assert 0 < ms < 480, got
 
 
-def _spi_run(monkeypatch, ends):
-    """spi_and_latency() on a rig whose run ends with `ends`, its pixel
-    watch never called: the stone is never seen."""
-    bench_app = bench("bench_app")
-
-    class Rig:
-        bytes_at = {"c0": 0, "c1": 100, "c2": 200, "p1": 1200, "c3": 1300, "p2": 2300}
-
-        def __init__(self, board):
-            pass
-
-        def count_spi(self):
-            pass
-
-        def run(self, events):
-            return ends
-
-    monkeypatch.setattr(bench_app, "Rig", Rig)
-    monkeypatch.setattr(bench_app.sim_clock, "add_hook", lambda fn: None)
-    bench_app.spi_and_latency()
+ONE_STEP = {"c0": 0, "c1": 100, "c2": 200, "p1": 1200, "c3": 1300, "p2": 2300}
 
 
 def test_app_spi_figures_refuse_a_run_that_did_not_reach_its_end(monkeypatch):
     with pytest.raises(AssertionError):
-        _spi_run(monkeypatch, "timeout")
+        spi_run(monkeypatch, ONE_STEP, "timeout")
 
 
 def test_app_press_to_stone_not_seen_is_said_not_dropped(monkeypatch, capsys):
-    _spi_run(monkeypatch, "end")
+    spi_run(monkeypatch, ONE_STEP)
     got = [ln for ln in lines(capsys) if ln.startswith("press to stone on screen")]
     assert len(got) == 1 and "not measured" in got[0], got
 
@@ -462,14 +443,7 @@ def test_mcu_ai_firmware_size_not_in_the_log_is_said_not_dropped(monkeypatch, tm
 # -- bench_sensors: bytes on the wire per read, init times ----------------------------
 
 def test_sensors_bytes_on_the_wire_per_read(monkeypatch, capsys):
-    bench_sensors = bench("bench_sensors")
-    monkeypatch.setattr(bench_sensors.upy, "run",
-                        lambda code, **kw: "l3g 0.0\nmpu 0.0\nbtn 0.0\n")
-    try:
-        bench_sensors.main()
-    finally:
-        bench_sensors.machine.set_trace(None)
-        bench_sensors.machine.forget_all()
+    sensors_main(monkeypatch)
     got = [re.match(r"(.*) at 400 kHz: (\d+) bytes on the wire", ln) for ln in lines(capsys)]
     # address+W, register, address+R (repeated start), then the data: the
     # L3G4200D's OUT_X_L..OUT_Z_H and the MPU6050's GYRO_XOUT_H..GYRO_ZOUT_L
@@ -480,13 +454,7 @@ def test_sensors_bytes_on_the_wire_per_read(monkeypatch, capsys):
 
 
 def test_sensors_init_time_in_ms(monkeypatch, capsys):
-    bench_sensors = bench("bench_sensors")
-    times = iter([100, 100, 100, 1000, 2500, 12345])    # three reads, three inits (us)
-    monkeypatch.setattr(bench_sensors, "measure",
-                        lambda label, setup, call: (label, 9, next(times)))
-    monkeypatch.setattr(bench_sensors.upy, "run",
-                        lambda code, **kw: "l3g 0.0\nmpu 0.0\nbtn 0.0\n")
-    bench_sensors.main()
+    sensors_main(monkeypatch, times=[100, 100, 100, 1000, 2500, 12345])  # reads, inits
     out = lines(capsys)
     assert [ln.split(", ")[1] for ln in out[3:6]] == [
         "1.0 ms including waits", "2.5 ms including waits", "12.3 ms including waits"]
