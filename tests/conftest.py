@@ -13,6 +13,9 @@ for p in reversed(upy.FIRMWARE_PATH):
         sys.path.insert(0, str(p))
 if str(upy.ROOT) not in sys.path:
     sys.path.insert(0, str(upy.ROOT))
+# the tools the fixtures below drive (last: no firmware module is shadowed)
+if str(upy.ROOT / "tools") not in sys.path:
+    sys.path.append(str(upy.ROOT / "tools"))
 
 
 @pytest.fixture
@@ -36,16 +39,14 @@ def brain():
 def built(tmp_path_factory):
     """Both boards built once for the tests that only read the build:
     -> {board: (build root, report)}."""
-    sys.path.insert(0, str(upy.ROOT / "tools"))
     import build
     root = tmp_path_factory.mktemp("build")
-    return {b: (root, build.build(b, root)) for b in ("pico_lcd13", "esp32_ili9341")}
+    return {b: (root, build.build(b, root)) for b in build.boards()}
 
 
 @pytest.fixture(scope="module")
 def mb():
     """The emulated micro:bit with Debian's MicroPython, one per module."""
-    sys.path.insert(0, str(upy.ROOT / "tools"))
     import mcu
     with mcu.MicroBit() as board:
         yield board
@@ -54,7 +55,6 @@ def mb():
 @pytest.fixture(scope="session")
 def frozen_firmware():
     """The micro:bit firmware hex with the engine frozen in (built if stale)."""
-    sys.path.insert(0, str(upy.ROOT / "tools"))
     import mcu_firmware
     try:
         return mcu_firmware.build()
