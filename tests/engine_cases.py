@@ -297,6 +297,29 @@ def case_renju_four_three_is_allowed():
     assert g.play(7, 7) == 0 and g.stone(7, 7) == 1
 
 
+# A renju position (moves as y * 15 + x, black first; black to move) where
+# black's (4, 9) has two threes whose straight-four points have threes of
+# their own: (4, 9)'s are real or not through (1, 6), whose are real or not
+# through (2, 5), judged with (4, 9) and (1, 6) on the board. Two stones
+# played deep, (4, 9) is allowed; judged one stone deep, it would not be.
+# test_engine_review_rules checks every point of it against the reference.
+DEEP_MOVES = (107, 168, 38, 102, 94, 33, 49, 51, 116, 57, 62, 68, 100, 160, 187,
+              87, 108, 172, 167, 138, 93, 170, 63, 52, 132, 70, 146, 81, 117,
+              147, 125, 183, 84, 169, 130, 137, 123, 152)
+DEEP_FORBIDDEN = [(4, 4), (2, 5), (4, 5), (1, 6), (4, 7), (5, 7), (9, 7), (2, 8), (11, 8)]
+
+
+def case_renju_threes_judged_two_stones_deep():
+    g = gomoku.Game(gomoku.RENJU)
+    for m in DEEP_MOVES:
+        g.play(m % 15, m // 15)
+    before = snap(g)
+    found = [(x, y) for y in range(15) for x in range(15) if g.forbidden(x, y)]
+    assert found == DEEP_FORBIDDEN, found
+    assert snap(g) == before, "judging a point changed the game"
+    assert g.play(4, 9) == 0 and g.stone(4, 9) == 1
+
+
 def case_renju_five_beats_forbidden():
     # (7, 7) makes five across and, down, seven in a row and a double
     # four around it: a five is never forbidden.

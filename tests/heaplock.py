@@ -14,3 +14,14 @@ def locked(g, level=1):
         return ai.best_move(g, level)
     finally:
         micropython.heap_unlock()
+
+
+def locked_forbidden(g, out):
+    """out[p] = 1 where black may not play point p, 0 elsewhere: every
+    point judged with the heap locked."""
+    micropython.heap_lock()
+    try:
+        for p in range(225):
+            out[p] = g.forbidden(p % 15, p // 15)
+    finally:
+        micropython.heap_unlock()

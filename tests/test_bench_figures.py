@@ -210,7 +210,7 @@ def test_engine_table_memory_is_board_plus_tables_against_1024(monkeypatch, caps
         assert lines(capsys) == [
             "board + pattern tables: %d bytes (board %d, tables %d; budget <= 1024) %s"
             % (board + pat, board, pat, word),
-            "move history: 225 bytes; renju's line buffer: %d bytes"
+            "move history: 225 bytes; renju's line and stack: %d bytes"
             % len(bench_engine.renju.LINE)]
 
 

@@ -6,7 +6,7 @@ recursion), not only against the reasoning in the docstrings."""
 import pytest
 
 import gomoku
-from engine_cases import expect_error
+from engine_cases import DEEP_FORBIDDEN, DEEP_MOVES, expect_error
 from test_engine_renju import ref_forbidden
 
 
@@ -149,11 +149,8 @@ def test_a_five_is_never_forbidden_even_with_a_double_three():
 # diagonal (8, 5) . (10, 7), whose only straight-four point (9, 6) is a double
 # four (with (9, 7) (9, 8) . (9, 10) down column 9): that three is no three.
 # So (11, 8) is a four-three, allowed; both threes of (12, 7) are real, and
-# renju forbids it. renju.why judges (11, 8) by its codes alone (one level
-# deep, as renju.py says, for the micro:bit's C stack): two threes, a
-# forbidden point, so it lets black play (12, 7). About one random renju
-# position in 550 (15 to 60 stones) holds such a point, always allowed where
-# the rule forbids it, never the other way.
+# renju forbids it. Judged by its codes alone, (11, 8) shows two threes: only
+# with (12, 7) played (renju.why's next level) does one turn out no three.
 DEEP_BLACK = [(9, 8), (9, 7), (10, 7), (10, 8), (8, 5), (10, 9), (9, 10)]
 DEEP_WHITE = [(0, 0), (14, 0), (0, 14), (14, 14), (2, 0), (0, 2), (12, 0)]
 
@@ -170,10 +167,23 @@ def test_the_deep_position_is_what_the_rule_says():
     assert ref_forbidden(board, 9, 6) is True
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError,
-                   reason="renju.why looks one level deep: a straight-four point "
-                   "with two threes counts as forbidden even when one of them is "
-                   "no real three")
 def test_a_straight_four_point_is_judged_by_its_real_threes():
     g = renju(DEEP_BLACK, DEEP_WHITE)
     assert g.forbidden(12, 7)
+    expect_error(g, g.play, (12, 7), "(12, 7) is forbidden for black: double three")
+
+
+def test_two_stones_deep_every_point_is_what_the_rule_says():
+    # engine_cases' position, judged two stones deep, on the reference
+    g = gomoku.Game(gomoku.RENJU)
+    for m in DEEP_MOVES:
+        g.play(m % 15, m // 15)
+    board = [[g.stone(x, y) for x in range(15)] for y in range(15)]
+    want = [(x, y) for y in range(15) for x in range(15)
+            if not board[y][x] and ref_forbidden(board, x, y)]
+    assert want == DEEP_FORBIDDEN
+    # the same as engine_cases asks of the engine, and (4, 9) allowed only
+    # because (2, 5) is judged with both stones above it played
+    assert (4, 9) not in want
+    board[9][4] = board[6][1] = 1
+    assert ref_forbidden(board, 2, 5) is False

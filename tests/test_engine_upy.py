@@ -91,3 +91,21 @@ print('renju', g.forbidden(8, 7), locked(g))
         assert r == rule and n > 0 and w in (1, 2, 3)
     tag, forb, m = rows[3].split()
     assert forb == "True" and int(m) != 8 + 7 * 15
+
+
+def test_renju_judges_two_stones_deep_without_allocating():
+    """engine_cases' deep position: renju.why plays two stones on the
+    tables to judge (4, 9), every point with the heap locked."""
+    from engine_cases import DEEP_FORBIDDEN, DEEP_MOVES
+    out = upy.run("""
+import gomoku
+from heaplock import locked_forbidden
+g = gomoku.Game(4)
+for m in %r:
+    g.play(m %% 15, m // 15)
+f = bytearray(225)
+locked_forbidden(g, f)
+print(''.join('%%d' %% b for b in f))
+""" % (DEEP_MOVES,), heapsize="32k", extra_path=[TESTS])
+    found = [(p % 15, p // 15) for p, c in enumerate(out.strip()) if c == "1"]
+    assert found == DEEP_FORBIDDEN

@@ -223,6 +223,37 @@ def test_a_search_step_allocates_nothing_on_the_microbit(frozen_mb, rule):
     assert frozen_mb.call("probe.run(%d)" % rule).split() == [str(n), str(f), str(len(seq))]
 
 
+DEEP_PROBE = """import micropython as u
+def run():
+ import gamestate
+ g=gamestate.Game(4)
+ for m in %r:g.play(m%%15,m//15)
+ f=bytearray(225)
+ u.heap_lock()
+ try:
+  for p in range(225):f[p]=g.forbidden(p%%15,p//15)
+ finally:
+  u.heap_unlock()
+ for p in range(225):
+  if f[p]:print(p)
+"""
+
+
+def test_renju_judges_two_stones_deep_on_the_microbit(frozen_mb):
+    """engine_cases' deep position on MicroPython 1.9.2: every point judged
+    with the heap locked, renju.why playing two stones on the tables for
+    (4, 9), each call's frame on the 1.8 KB C stack."""
+    from engine_cases import DEEP_FORBIDDEN, DEEP_MOVES
+    frozen_mb.soft_reset()
+    for old in frozen_mb.listdir():
+        frozen_mb.remove(old)
+    frozen_mb.put("deep.py", DEEP_PROBE % (DEEP_MOVES,))
+    frozen_mb.soft_reset()
+    frozen_mb.call("import deep")
+    out = frozen_mb.call("deep.run()").split()
+    assert [(int(p) % 15, int(p) // 15) for p in out] == DEEP_FORBIDDEN
+
+
 def test_build_is_redone_only_when_the_frozen_code_changes(frozen_firmware, tmp_path, monkeypatch):
     """build() over a copy of the build tree, with a stand-in for yotta's
     make: run anew (its old build gone, the settings in) when forced or
