@@ -30,7 +30,7 @@ def main():
             acks += r.medium.stats["acks"]
         lat.sort()
         med = statistics.median(lat)
-        p95 = lat[min(len(lat) - 1, int(len(lat) * 0.95))]
+        p95 = H.percentile(lat, 95)
         bmed, bp95 = BUDGET[loss]
         ok = med <= bmed and p95 <= bp95
         print("radio move latency at %d%% loss: median %g ms, p95 %d ms over "

@@ -108,6 +108,14 @@ def make_medium(loss=0.0, dup=0.0, reorder=0.0, delay_us=0, seed=0):
                   seed=seed)
 
 
+def percentile(values, pc):
+    """The nearest-rank pc-th percentile of sorted values (pc a whole number
+    of percent): the smallest value at least pc% of them do not exceed."""
+    if not values:
+        return None
+    return values[max(0, (len(values) * pc + 99) // 100 - 1)]
+
+
 def choose_move(g, rng):
     """A plausible player: the level-1 AI, sometimes a nearby random move;
     never an occupied or (renju, black) forbidden point."""
@@ -318,9 +326,6 @@ class MatchRun:
                 winners_agree = False
         lat = sorted(self.latency)
         st = self.stats_total
-
-        def pct(p):
-            return lat[min(len(lat) - 1, int(len(lat) * p))] if lat else None
         radio_retx = sum(n.model.retransmits for n in self.nodes)
         frames = self.medium.stats["frames"]
         return {
@@ -328,7 +333,7 @@ class MatchRun:
             "finished": bool(self.finished[0] and self.finished[1]),
             "retransmissions": st.get("retransmits", 0),
             "radio_retransmissions": radio_retx,
-            "median_latency_ms": pct(0.5), "p95_latency_ms": pct(0.95),
+            "median_latency_ms": percentile(lat, 50), "p95_latency_ms": percentile(lat, 95),
             "divergences": div, "winners_agree": winners_agree,
             "foreign_rejected": st.get("foreign", 0),
             "malformed_rejected": st.get("malformed", 0),

@@ -73,7 +73,17 @@ def test_match_summary_reports_what_went_wrong():
     assert not r.summary()["finished"]
     r.latency = list(range(100, 0, -1))
     s = r.summary()
-    assert 50 <= s["median_latency_ms"] <= 51 and 95 <= s["p95_latency_ms"] <= 96
+    assert (s["median_latency_ms"], s["p95_latency_ms"]) == (50, 95)
+
+
+def test_percentile_is_the_nearest_rank():
+    # the smallest value that pc% of them do not exceed
+    assert match.percentile(list(range(1, 101)), 95) == 95
+    assert match.percentile(list(range(1, 21)), 95) == 19
+    assert match.percentile(list(range(1, 21)), 50) == 10
+    assert match.percentile(list(range(1, 22)), 95) == 20
+    assert match.percentile([7], 95) == match.percentile([7], 1) == 7
+    assert match.percentile([], 95) is None
 
 
 def test_match_run_stops_at_its_time_limit():
