@@ -35,6 +35,18 @@ def brain():
     b.close()
 
 
+@pytest.fixture
+def air():
+    """Two NRF24L01 models on one simulated medium, each driven by raw SPI
+    commands (test_radio_model.Raw), the clock and pins fresh:
+    -> (medium, radio 0, radio 1)."""
+    from test_radio_model import Medium, Raw, machine, sim_clock
+    sim_clock.reset()
+    machine.forget_all()
+    med = Medium(seed=3)
+    return med, Raw(0, med), Raw(1, med)
+
+
 @pytest.fixture(scope="session")
 def built(tmp_path_factory):
     """Both boards built once for the tests that only read the build:

@@ -78,14 +78,6 @@ A = b"\x11\x22\x33\x44\x55"
 B = b"\x66\x77\x88\x99\xaa"
 
 
-@pytest.fixture
-def air():
-    sim_clock.reset()
-    machine.forget_all()
-    med = Medium(seed=3)
-    return med, Raw(0, med), Raw(1, med)
-
-
 def test_reset_values(air):
     _, a, _ = air
     want = {N.CONFIG: 0x08, N.EN_AA: 0x3F, N.EN_RXADDR: 0x03, N.SETUP_AW: 0x03,

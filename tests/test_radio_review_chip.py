@@ -7,7 +7,7 @@ import pytest
 
 from test_radio_driver import fresh_pair, N, nrf24l01, machine, sim_clock
 from test_radio_irq import fresh
-from test_radio_model import Raw, A, B, air, sniff, send  # noqa: F401
+from test_radio_model import A, B, sniff, send
 
 RF_DR_LOW = 0x20        # RF_SETUP bit 5
 RF_DR_HIGH = 0x08       # RF_SETUP bit 3
