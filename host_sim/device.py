@@ -28,6 +28,9 @@ times in milliseconds of simulated time since power-on:
                        # arrow keys do this); lean 0 0 levels it
     shot start.png     # PNG of the screen (relative to the shots dir)
     reset              # machine.reset(): main.py starts again; flash and chips keep state
+    await Your turn    # until a line on the screen shows this text (at most
+                       # AWAIT_MS); later lines count their time from then;
+    await "#3"         # in double quotes the text may hold a # (or edge spaces)
     end                # stop here (the script's last line otherwise)
 
 The run stops at the script's end (or `until_ms`): a ScriptDone is raised
@@ -67,19 +70,27 @@ class Event(tuple):
 
 
 class Script:
-    """Parsed events: [(t_ms, kind, args...)] in time order."""
+    """Parsed events: [(t_ms, kind, args...)] in time order. A script with
+    `await` lines runs in parts: `parts` holds, for each await, the
+    (t_ms, "await", text) event, timed in the part before it, and the
+    events and end of the part after it, timed from the moment the text
+    appeared."""
 
     KINDS = {"press": 1, "release": 1, "tap": (1, 2), "tilt": 2, "lean": 2,
              "shot": 1, "reset": 0, "end": 0}
+    AWAIT_MS = 60000        # an await not met by then fails the run
 
-    def __init__(self, events=(), end_ms=0):
+    def __init__(self, events=(), end_ms=0, parts=()):
         self.events = sorted(events, key=lambda e: e[0])
         self._end = end_ms
+        self.parts = list(parts)        # [(await event, events, end_ms)]
 
     @classmethod
     def parse(cls, text, name="<script>"):
         t = 0
         events = []
+        head = None                     # the part so far: (events, await)
+        parts = []
         for n, line in enumerate(text.splitlines(), 1):
             words = line.split("#", 1)[0].split()
             if not words:
@@ -87,17 +98,31 @@ class Script:
             kind, args = words[0].lower(), words[1:]
             where = "%s:%d: " % (name, n)
             try:
+                if kind == "await":
+                    want = _await_text(line)
+                    ev = Event((t, "await", want), where)
+                    if head is None:
+                        head = (events, t)
+                    else:
+                        parts[-1] = parts[-1][:1] + (events, t)
+                    parts.append((ev, [], 0))
+                    t = 0
+                    events = []
+                    continue
                 if kind in ("at", "wait"):
                     if len(args) != 1:
                         raise ValueError("needs one number (ms)")
                     v = int(args[0])
                     if v < 0:
                         raise ValueError("negative time")
+                    if kind == "at" and parts:
+                        raise ValueError("at after an await: times there count "
+                                         "from the await; use wait")
                     t = v if kind == "at" else t + v
                     continue
                 want = cls.KINDS.get(kind)
                 if want is None:
-                    raise ValueError("unknown event %r (have at, wait, %s)"
+                    raise ValueError("unknown event %r (have at, wait, await, %s)"
                                      % (kind, ", ".join(sorted(cls.KINDS))))
                 lo, hi = want if isinstance(want, tuple) else (want, want)
                 if not lo <= len(args) <= hi:
@@ -118,7 +143,11 @@ class Script:
             except ValueError as e:
                 raise ScriptError(where + str(e))
             events.append(Event((t, kind) + tuple(args), where))
-        return cls(events, t)     # a closing `wait` runs that much longer
+        if head is None:
+            return cls(events, t)       # a closing `wait` runs that much longer
+        parts[-1] = parts[-1][:1] + (sorted(events, key=lambda e: e[0]), t)
+        parts = [(ev, sorted(evs, key=lambda e: e[0]), end) for ev, evs, end in parts]
+        return cls(head[0], head[1], parts)
 
     @classmethod
     def load(cls, path):
@@ -126,7 +155,35 @@ class Script:
             return cls.parse(f.read(), path)
 
     def end_ms(self):
-        return max(self._end, self.events[-1][0] if self.events else 0)
+        """When the run ends (ms since power-on); None with awaits, where
+        it is known only once the last one is met."""
+        if self.parts:
+            return None
+        return _end(self.events, self._end)
+
+    def all_events(self):
+        return self.events + [e for ev, evs, _ in self.parts for e in [ev] + evs]
+
+
+def _await_text(line):
+    """The text of an `await` line: the rest of the line up to a comment,
+    or in double quotes (which may hold a #)."""
+    rest = line.split(None, 1)[1] if len(line.split(None, 1)) > 1 else ""
+    if rest.startswith('"'):
+        want, quote, after = rest[1:].partition('"')
+        if not quote:
+            raise ValueError("await: the text's closing \" is missing")
+        if after.split("#", 1)[0].strip():
+            raise ValueError("await: only a comment may follow the quoted text")
+    else:
+        want = rest.split("#", 1)[0].strip()
+    if not want:
+        raise ValueError("await needs the text to wait for")
+    return want
+
+
+def _end(events, end):
+    return max(end, events[-1][0] if events else 0)
 
 
 def _wall_clock():
@@ -152,6 +209,7 @@ class Device:
         self.shots = []
         self.resets = 0
         self._done = False
+        self._runs_ended = 0        # an await's watch lasts one run
         self._trace_file = None
         self._hand = None
         self.sleeps = 0             # the firmware's sleep_ms/sleep calls
@@ -333,10 +391,11 @@ class Device:
             self._done = True
 
     def schedule(self, script):
-        """Put a Script's events on the simulated clock."""
+        """Put a Script's events on the simulated clock (a part after an
+        await goes on once its text has appeared)."""
         if isinstance(script, str):
             script = Script.parse(script)
-        for ev in script.events:
+        for ev in script.all_events():
             where = getattr(ev, "where", "")
             if ev[1] in ("press", "release", "tap") \
                     and ev[2] not in self.buttons.pins:
@@ -345,9 +404,61 @@ class Device:
             if ev[1] in ("tilt", "lean") and self.tilt_source is None:
                 raise ScriptError("%sat %d ms: %s, but this board has no "
                                   "gyroscope" % (where, ev[0], ev[1]))
-        for ev in script.events:
-            sim_clock.call_at(ev[0] * 1000, self._event(ev))
+            if ev[1] == "await" and self.lcd is None:
+                raise ScriptError("%sawait %s, but this device has no screen"
+                                  % (where, ev[2]))
+        self._schedule_part(script, -1, 0)
         return script
+
+    def _schedule_part(self, script, k, t0_us):
+        """Part k + 1 of the script (0: the events before any await) from
+        t0_us on; then the watch for the next await, or the end."""
+        events = script.events if k < 0 else script.parts[k][1]
+        for ev in events:
+            sim_clock.call_at(t0_us + ev[0] * 1000, self._event(ev))
+        if k + 1 < len(script.parts):
+            ev = script.parts[k + 1][0]
+            self._watch(script, k + 1, t0_us + ev[0] * 1000)
+        elif k >= 0:
+            sim_clock.call_at(t0_us + _end(events, script.parts[k][2]) * 1000,
+                              self.stop)
+
+    def _watch(self, script, k, from_us):
+        """From from_us, look at the screen every 50 ms (when it changed)
+        for the text of part k's await; then run that part. The watch ends
+        with the run."""
+        ev = script.parts[k][0]
+        text = ev[2]
+        run = self._runs_ended
+        seen = [None, []]           # the screen's version and text, last read
+
+        def look():
+            if self._runs_ended != run:
+                return
+            now = sim_clock.now_us()
+            if self.lcd.version != seen[0]:
+                seen[0] = self.lcd.version
+                seen[1] = self.screen_text()
+                if any(text in line for line in seen[1]):
+                    self._schedule_part(script, k, now)
+                    return
+            if now - from_us >= script.AWAIT_MS * 1000:
+                self._failed = ScriptError(
+                    "%sawait %s: not on the screen after %d ms (it shows: %s)" % (
+                        getattr(ev, "where", ""), text, script.AWAIT_MS,
+                        " | ".join(seen[1]) or "no text"))
+                self._done = True
+                return
+            sim_clock.call_at(now + 50000, look)
+        sim_clock.call_at(from_us, look)
+
+    def screen_text(self):
+        """The lines of text on the screen, as the terminal view reads them
+        off the pixels."""
+        from host_sim.terminal import read_text
+        im = frame_image(self.lcd)
+        found = read_text(im.tobytes(), im.width, im.height)
+        return [t[2] for t in sorted(found, key=lambda t: (t[1], t[0]))]
 
     def _event(self, ev):
         def fire():
@@ -435,6 +546,7 @@ class Device:
         finally:
             time.sleep_ms, time.sleep_us, time.sleep = saved
             os.chdir(cwd)
+            self._runs_ended += 1
 
 
 def _fresh_firmware():

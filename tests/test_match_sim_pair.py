@@ -127,27 +127,24 @@ def menu_to_wireless():
     return lines
 
 
-def scripts(t0=7000, every=1200, moves=2):
+def scripts(moves=2):
     """Host is black: centre, then a step left before each move; the
-    joiner steps down once, then places and steps left. Moves alternate
-    every `every` ms from t0, each waiting for the other's to arrive."""
+    joiner steps down once, then places and steps left. Each waits for the
+    screen: for the pairing, and for the other's move to arrive (the move
+    count on the top line), however long the other process takes."""
     host = menu_to_wireless() + ["wait 400", "tap place %d" % HOLD,
-                                 "at %d" % (t0 - 700), "shot host-paired.png",
-                                 "at %d" % t0, "tap place %d" % HOLD]
+                                 "await paired", "shot host-paired.png",
+                                 "tap place %d" % HOLD]
     join = menu_to_wireless() + ["wait 400", "tap back %d" % HOLD,
-                                 "at %d" % (t0 - 700), "shot join-paired.png",
-                                 "at %d" % (t0 - 500), "tap down %d" % HOLD]
-    t = t0
-    for _ in range(moves):
-        t += every
-        join += ["at %d" % t, "tap place %d" % HOLD, "wait %d" % GAP,
-                 "tap left %d" % HOLD]
-        t += every
-        host += ["at %d" % (t - 2 * GAP), "tap left %d" % HOLD,
+                                 "await paired", "shot join-paired.png",
+                                 "tap down %d" % HOLD]
+    for k in range(moves):
+        join += ["await \"#%d\"" % (2 * k + 1), "tap place %d" % HOLD,
+                 "wait %d" % GAP, "tap left %d" % HOLD]
+        host += ["await \"#%d\"" % (2 * k + 2), "tap left %d" % HOLD,
                  "wait %d" % GAP, "tap place %d" % HOLD]
-    t += every
-    host += ["at %d" % t, "shot host.png"]
-    join += ["at %d" % t, "shot join.png"]
+    host += ["await \"#%d\"" % (2 * moves + 1), "wait %d" % GAP, "shot host.png"]
+    join += ["await \"#%d\"" % (2 * moves + 1), "wait %d" % GAP, "shot join.png"]
     return "\n".join(host) + "\n", "\n".join(join) + "\n"
 
 
