@@ -70,7 +70,8 @@ def parse(argv):
     ui.add_argument("--headless", action="store_true",
                     help="no view: play --script on the virtual clock "
                          "(or the wall clock: --realtime)")
-    p.add_argument("--script", help="timed events to play (see device.py)")
+    p.add_argument("--script", help="events to play: timed, or awaiting text on the screen "
+                        "(README, Headless scripts)")
     p.add_argument("--until", type=at_least(0, "a time in ms"), metavar="MS",
                    help="stop after MS of simulated time")
     p.add_argument("--shots", metavar="DIR", default=None,
