@@ -88,9 +88,9 @@ class Script:
     @classmethod
     def parse(cls, text, name="<script>"):
         t = 0
-        events = []
-        head = None                     # the part so far: (events, await)
-        parts = []
+        events = []                     # the part being read
+        first = None                    # the events before any await, their end
+        parts = []                      # [await event, its part's events, end]
         for n, line in enumerate(text.splitlines(), 1):
             words = line.split("#", 1)[0].split()
             if not words:
@@ -99,13 +99,12 @@ class Script:
             where = "%s:%d: " % (name, n)
             try:
                 if kind == "await":
-                    want = _await_text(line)
-                    ev = Event((t, "await", want), where)
-                    if head is None:
-                        head = (events, t)
+                    ev = Event((t, "await", _await_text(line)), where)
+                    if first is None:
+                        first = (events, t)
                     else:
-                        parts[-1] = parts[-1][:1] + (events, t)
-                    parts.append((ev, [], 0))
+                        parts[-1][1:] = [events, t]
+                    parts.append([ev, [], 0])
                     t = 0
                     events = []
                     continue
@@ -143,11 +142,11 @@ class Script:
             except ValueError as e:
                 raise ScriptError(where + str(e))
             events.append(Event((t, kind) + tuple(args), where))
-        if head is None:
+        if first is None:
             return cls(events, t)       # a closing `wait` runs that much longer
-        parts[-1] = parts[-1][:1] + (sorted(events, key=lambda e: e[0]), t)
-        parts = [(ev, sorted(evs, key=lambda e: e[0]), end) for ev, evs, end in parts]
-        return cls(head[0], head[1], parts)
+        parts[-1][1:] = [events, t]
+        return cls(first[0], first[1], [(ev, sorted(evs, key=lambda e: e[0]), end)
+                                        for ev, evs, end in parts])
 
     @classmethod
     def load(cls, path):
