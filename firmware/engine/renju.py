@@ -96,7 +96,7 @@ def why(g, i):
             # s[10 + j] = the point j steps from q along d (on the board:
             # its column x in 0..14 and its index p in 0..224), q black
             st = STEP[d]
-            dx = 0 if d == 1 else -1 if d == 3 else 1
+            dx = (38 >> 2 * d & 3) - 1     # 1, 0, 1, -1
             x = q % 15 - 10 * dx
             p = q - 10 * st
             for j in range(21):
