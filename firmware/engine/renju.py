@@ -15,11 +15,11 @@ from pattern import STEP, update
 # import, the engine's tightest on the micro:bit, heap it does not have.
 #
 # LINE[0..20]: the 21 points centred on a point along one direction (0
-# empty, 1 black, 2 white, 3 off the board). LINE[21..52]: why's levels, 4
-# bytes each: the point, its lines with a three (bits 0..3; bit 4: played),
-# the next way to look for a straight four (direction << 1 | side), and the
-# real threes found so far.
-LINE = bytearray(53)
+# empty, 1 black, 2 white, 3 off the board). LINE[21..48]: the 7 levels
+# above the one why is judging, 4 bytes each: the point, its lines with a
+# three (bits 0..3; bit 4: played), the next way to look for a straight four
+# (direction << 1 | side), and the real threes found so far.
+LINE = bytearray(49)
 
 
 def why(g, i):
