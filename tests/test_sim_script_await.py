@@ -66,6 +66,17 @@ def test_the_menu_is_walked_by_what_it_shows(tmp_path):
     assert 100 < end < 3000, end
 
 
+def test_the_lines_after_an_await_count_from_when_the_text_appeared(tmp_path):
+    """The same boot, twice: once ending as the menu appears, once 700 ms
+    after it (a wait after the await), and the two ends 700 ms apart."""
+    met = device.Device(board_sim, str(tmp_path / "a")).run(
+        device.Script.parse("await > Start\nend\n"))
+    later = device.Device(board_sim, str(tmp_path / "b")).run(
+        device.Script.parse("await > Start\nwait 700\nend\n"))
+    assert met > 100                    # the boot drew the menu: not at 0
+    assert 690 <= later - met <= 710, (met, later)
+
+
 def test_an_await_not_met_fails_the_run_saying_what_the_screen_shows(tmp_path,
                                                                     monkeypatch):
     monkeypatch.setattr(device.Script, "AWAIT_MS", 2000)
