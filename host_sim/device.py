@@ -216,6 +216,7 @@ class Device:
         self._letting_go = {}       # button -> (due_us, sleeps) to release
         self._taps = []             # (button, hold_ms) typed, in order
         self._gap = (0, 0)          # (us, sleeps) before the next tap
+        self._taps_up_us = 0        # virtual clock: when the last tap lets go
         self.lcd = self._attach_lcd() if lcd else None
         self.gyro = None
         self.tilt_source = None
@@ -277,6 +278,10 @@ class Device:
     # them in its own button order.
     TAP_SLEEPS = 3
     _TAP_GAP_MS = 40        # between two taps typed quickly
+    # an await met while a scripted tap is still down: what follows starts
+    # this long after it lets go, so that a tap of the same button right
+    # after the await is a press of its own (debounce and poll: 40 ms)
+    AWAIT_SETTLE_MS = 100
 
     def press(self, name):
         self.buttons.press(name)
@@ -301,6 +306,8 @@ class Device:
         before the firmware saw it up would be one long press)."""
         if not _wall_clock():
             self.buttons.tap(name, hold_ms)
+            self._taps_up_us = max(self._taps_up_us,
+                                   sim_clock.now_us() + hold_ms * 1000)
             return
         self._taps.append((name, hold_ms))
         self._let_go_due()
@@ -439,7 +446,8 @@ class Device:
                 seen[0] = self.lcd.version
                 seen[1] = self.screen_text()
                 if any(text in line for line in seen[1]):
-                    self._schedule_part(script, k, now)
+                    self._schedule_part(script, k, max(
+                        now, self._taps_up_us + self.AWAIT_SETTLE_MS * 1000))
                     return
             if now - from_us >= script.AWAIT_MS * 1000:
                 self._failed = ScriptError(
@@ -452,12 +460,11 @@ class Device:
         sim_clock.call_at(from_us, look)
 
     def screen_text(self):
-        """The lines of text on the screen, as the terminal view reads them
-        off the pixels."""
+        """The lines of text on the screen, top to bottom, as the terminal
+        view reads them off the pixels."""
         from host_sim.terminal import read_text
         im = frame_image(self.lcd)
-        found = read_text(im.tobytes(), im.width, im.height)
-        return [t[2] for t in sorted(found, key=lambda t: (t[1], t[0]))]
+        return [t[2] for t in read_text(im.tobytes(), im.width, im.height)]
 
     def _event(self, ev):
         def fire():

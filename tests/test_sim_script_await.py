@@ -50,20 +50,33 @@ def test_a_device_without_a_screen_refuses_an_await(tmp_path):
 
 
 def test_the_menu_is_walked_by_what_it_shows(tmp_path):
-    """From power-on: wait for the menu, step to Mode, wait for it to be
-    selected, change it: each step as soon as the screen shows it."""
+    """From power-on: wait for the menu, step to Mode and on to Level (the
+    same button again, while the first tap may still be down: the part
+    after an await starts once it is up), back up to Mode, change it: each
+    step as soon as the screen shows it."""
     dev = device.Device(board_sim, str(tmp_path))
     script = device.Script.parse(
         "await > Start\nshot start.png\ntap menu\nawait > Mode:  vs AI\n"
-        "tap place\nawait > Mode:  2 players\nwait 100\n")
+        "tap menu\nawait > Level\ntap up\nawait > Mode\n"
+        "tap place\nawait 2 players\nwait 100\n")
     end = dev.run(script, shots_dir=str(tmp_path))
-    assert "> Mode:  2 players" in dev.screen_text()
     # the shot right after the first await shows the menu the boot drew
     from PIL import Image
     from host_sim.terminal import read_text
     im = Image.open(dev.shots[0]).convert("RGB")
     assert "> Start" in [t[2] for t in read_text(im.tobytes(), im.width, im.height)]
+    assert dev.screen_text()[0] == "> Mode:  2 players"
     assert 100 < end < 3000, end
+
+
+def test_screen_text_reads_top_to_bottom(tmp_path):
+    # Level selected: its line in the highlight colour between two in the
+    # plain one (read colour by colour, it would come last)
+    dev = device.Device(board_sim, str(tmp_path))
+    dev.run(device.Script.parse("await > Start\ntap menu\nawait > Mode\ntap menu\n"
+                                "await > Level\n"))
+    assert dev.screen_text()[:4] == ["Mode:  vs AI", "> Level: 1", "Rule:  Freestyle",
+                                     "Black: you"]
 
 
 def test_the_lines_after_an_await_count_from_when_the_text_appeared(tmp_path):
