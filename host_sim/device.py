@@ -89,7 +89,7 @@ class Script:
     def parse(cls, text, name="<script>"):
         t = 0
         events = []                     # the part being read
-        first = None                    # the events before any await, their end
+        first = None                    # the events before any await
         parts = []                      # [await event, its part's events, end]
         for n, line in enumerate(text.splitlines(), 1):
             words = line.split("#", 1)[0].split()
@@ -101,7 +101,7 @@ class Script:
                 if kind == "await":
                     ev = Event((t, "await", _await_text(line)), where)
                     if first is None:
-                        first = (events, t)
+                        first = events
                     else:
                         parts[-1][1:] = [events, t]
                     parts.append([ev, [], 0])
@@ -145,8 +145,8 @@ class Script:
         if first is None:
             return cls(events, t)       # a closing `wait` runs that much longer
         parts[-1][1:] = [events, t]
-        return cls(first[0], first[1], [(ev, sorted(evs, key=lambda e: e[0]), end)
-                                        for ev, evs, end in parts])
+        return cls(first, 0, [(ev, sorted(evs, key=lambda e: e[0]), end)
+                              for ev, evs, end in parts])
 
     @classmethod
     def load(cls, path):

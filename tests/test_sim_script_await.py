@@ -81,11 +81,12 @@ def test_screen_text_reads_top_to_bottom(tmp_path):
 
 def test_the_lines_after_an_await_count_from_when_the_text_appeared(tmp_path):
     """The same boot, twice: once ending as the menu appears, once 700 ms
-    after it (a wait after the await), and the two ends 700 ms apart."""
+    after it (a closing wait after the await), and the two ends 700 ms
+    apart."""
     met = device.Device(board_sim, str(tmp_path / "a")).run(
         device.Script.parse("await > Start\nend\n"))
     later = device.Device(board_sim, str(tmp_path / "b")).run(
-        device.Script.parse("await > Start\nwait 700\nend\n"))
+        device.Script.parse("await > Start\nwait 700\n"))     # a closing wait
     assert met > 100                    # the boot drew the menu: not at 0
     assert 690 <= later - met <= 710, (met, later)
 
