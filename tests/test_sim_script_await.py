@@ -126,3 +126,15 @@ def test_the_readme_script_example_parses():
     assert {"tap", "press", "release", "tilt", "lean", "shot", "reset", "end",
             "await"} <= kinds
     assert [p[0][2] for p in s.parts] == ["You win", "#3"]
+
+
+def test_the_readme_game_against_the_ai_runs(tmp_path):
+    """The README's example game: it gets to the fourth move, waiting for
+    each of the AI's replies, and its shot is taken."""
+    with open(os.path.join(host_sim.ROOT, "README.md")) as f:
+        readme = f.read()
+    block = readme.split("A game against the AI", 1)[1].split("```", 2)[1]
+    dev = device.Device(board_sim, str(tmp_path))
+    dev.run(device.Script.parse(block, "README.md"), shots_dir=str(tmp_path))
+    assert dev.shots == [str(tmp_path / "game.png")]
+    assert any(line.endswith("#4") for line in dev.screen_text()), dev.screen_text()
