@@ -116,6 +116,27 @@ def btn_clear_forgets_presses_not_yet_reported():
     assert keys.is_down("place") and keys.is_down("up")
 
 
+def btn_clear_takes_the_buttons_as_they_are():
+    # no polls for 200 ms (a slow redraw) while place is let go: after
+    # clear() a new press counts at once; one pressed in the spell and
+    # held through clear() counts only once released and pressed again
+    pad, keys = fresh()
+    pad.press("place")
+    assert [n for _, n in poll_for(keys, 30)] == ["place"]
+    time.sleep_ms(50)
+    pad.release("place")
+    pad.press("back")
+    time.sleep_ms(150)
+    keys.clear()
+    assert not keys.is_down("place") and keys.is_down("back")
+    pad.press("place")
+    assert [n for _, n in poll_for(keys, 30)] == ["place"]
+    pad.release("back")
+    assert poll_for(keys, 30) == []
+    pad.press("back")
+    assert [n for _, n in poll_for(keys, 30)] == ["back"]
+
+
 def btn_is_down_is_the_debounced_state():
     # a press counts as down once stable for debounce_ms, a glitch never,
     # and a release only once stable too

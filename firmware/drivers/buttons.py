@@ -5,8 +5,8 @@
     keys.is_down("place")
 
 A pin must read the same level for `debounce_ms` before its change counts;
-a press is reported once, when it becomes stable. A button held at start
-is not a press until released and pressed again. When several buttons are
+a press is reported once, when it becomes stable. A button held at start,
+or through a `clear()`, is not a press until released and pressed again. When several buttons are
 pressed together, successive polls report them one by one. Poll faster
 than the shortest press (every few ms to ~20 ms). No allocation per poll.
 """
@@ -61,6 +61,11 @@ class Buttons:
                              % (name, ", ".join(self.names)))
 
     def clear(self):
-        """Forget presses not yet reported (e.g. after a long AI move)."""
+        """After a spell without polls (a long AI move, a slow redraw):
+        forget presses not yet reported and take each button as it is now.
+        One held through the spell is not a press until released and
+        pressed again, as at start; one released in it unseen can be
+        pressed again at once."""
         for i in range(len(self._fresh)):
             self._fresh[i] = 0
+            self._raw[i] = self._down[i] = 1 - self._pins[i].value()
