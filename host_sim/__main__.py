@@ -148,7 +148,11 @@ def main(argv=None):
             "(or pass --terminal), or --headless with --script FILE or --until MS")
     flash = args.flash or os.path.join(ROOT, "build", "flash-" + board.NAME)
     shots = os.path.abspath(args.shots or ".")
-    os.makedirs(shots, exist_ok=True)
+    for opt, path in (("--shots", shots), ("--flash", flash)):
+        try:
+            os.makedirs(path, exist_ok=True)
+        except OSError as e:
+            raise SystemExit("%s %s: %s" % (opt, path, e.strerror or e))
     medium = None
     if args.udp is not None:
         from host_sim import radio_medium
@@ -164,7 +168,11 @@ def main(argv=None):
     dev = device.Device(board, os.path.abspath(flash), medium=medium)
     dev.shots_dir = shots       # a script's `shot` lands here in every view
     if args.trace:
-        dev.trace_to(os.path.abspath(args.trace))
+        try:
+            dev.trace_to(os.path.abspath(args.trace))
+        except OSError as e:
+            dev.close()
+            raise SystemExit("--trace %s: %s" % (args.trace, e.strerror or e))
     try:
         if mode == "headless":
             if args.realtime or medium is not None:

@@ -111,12 +111,16 @@ class Script:
                 if kind in ("at", "wait"):
                     if len(args) != 1:
                         raise ValueError("needs one number (ms)")
-                    v = int(args[0])
+                    v = _ms(args[0], kind)
                     if v < 0:
                         raise ValueError("negative time")
                     if kind == "at" and parts:
                         raise ValueError("at after an await: times there count "
                                          "from the await; use wait")
+                    if kind == "at" and v < t:
+                        raise ValueError("at %d: the lines above already reach "
+                                         "%d ms (a script runs top to bottom)"
+                                         % (v, t))
                     t = v if kind == "at" else t + v
                     continue
                 want = cls.KINDS.get(kind)
@@ -128,14 +132,18 @@ class Script:
                     raise ValueError("%s takes %s argument(s)" % (
                         kind, lo if lo == hi else "%d or %d" % (lo, hi)))
                 if kind in ("tilt", "lean"):
-                    args = [float(a) for a in args]
+                    try:
+                        args = [float(a) for a in args]
+                    except ValueError:
+                        raise ValueError("%s wants numbers (right, forward), "
+                                         "not %s" % (kind, " ".join(words[1:])))
                     if not all(math.isfinite(a) for a in args):
                         # inf/nan would reach the gyro model as a NaN
                         # rate, failing inside the firmware's read
                         raise ValueError("%s wants finite numbers, not %s"
                                          % (kind, " ".join(words[1:])))
                 elif kind == "tap" and len(args) == 2:
-                    args = [args[0], int(args[1])]
+                    args = [args[0], _ms(args[1], "tap's hold")]
                     if args[1] < 1:
                         raise ValueError("tap: hold %d ms, at least 1 ms"
                                          % args[1])
@@ -162,6 +170,15 @@ class Script:
 
     def all_events(self):
         return self.events + [e for ev, evs, _ in self.parts for e in [ev] + evs]
+
+
+def _ms(word, what):
+    """A script's time in whole ms; ValueError naming what it is for."""
+    try:
+        return int(word)
+    except ValueError:
+        raise ValueError("%s: %r is not a whole number of ms" % (what, word)) \
+            from None
 
 
 def _await_text(line):

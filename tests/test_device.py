@@ -114,7 +114,7 @@ def test_script_parsing_and_errors():
     assert device.Script.parse("at 10\ntap place\nwait 300\n").end_ms() == 310
     for bad, why in (("jump 3", "unknown event"), ("wait", "one number"),
                      ("wait -5", "negative"), ("tilt 1", "takes 2"),
-                     ("tap a 1 2", "1 or 2"), ("tilt a b", "could not convert")):
+                     ("tap a 1 2", "1 or 2"), ("tilt a b", "tilt wants numbers")):
         with pytest.raises(device.ScriptError, match=why):
             device.Script.parse("at 1\n" + bad, "s.txt")
     with pytest.raises(device.ScriptError, match="s.txt:2"):
@@ -128,9 +128,9 @@ def test_unknown_button_is_a_clear_error(tmp_path):
     # refused before the run, naming the script's file and line
     dev = device.Device(board_sim, str(tmp_path))
     with pytest.raises(device.ScriptError,
-                       match=r"^game\.txt:4: at 700 ms: no button named 'fire'"):
+                       match=r"^game\.txt:4: at 1700 ms: no button named 'fire'"):
         dev.schedule(device.Script.parse(
-            "at 900\ntap place\nat 700\ntap fire  # late\n", "game.txt"))
+            "at 900\ntap place\nat 1700\ntap fire  # late\n", "game.txt"))
     # an event that fails while the firmware runs stops the run with its
     # error, naming the line
     dev = device.Device(board_sim, str(tmp_path))

@@ -431,3 +431,36 @@ def test_scripted_leans_turn_one_hand(tmp_path):
         angles.append(dev.tilt_source.angles()[0])
     assert dev.hand() is dev.hand()
     assert abs(angles[110] - 20) < 0.5 and abs(angles[-1]) < 0.5
+
+
+def test_script_numbers_and_times_that_make_no_sense_are_refused():
+    """A word where a number goes, or an `at` earlier than the lines above
+    reach (the script would run out of the order it reads in), is refused
+    naming the line, not with Python's int() message."""
+    import pytest
+    for text, error in (
+            ("tap place abc", "t.txt:1: tap's hold: 'abc' is not a whole number of ms"),
+            ("at x", "t.txt:1: at: 'x' is not a whole number of ms"),
+            ("wait 1.5", "t.txt:1: wait: '1.5' is not a whole number of ms"),
+            ("tilt a 0", "t.txt:1: tilt wants numbers (right, forward), not a 0"),
+            ("at 100\ntap place\nwait 30\nat 120", "t.txt:4: at 120: the lines "
+             "above already reach 130 ms (a script runs top to bottom)")):
+        with pytest.raises(device.ScriptError) as e:
+            device.Script.parse(text, "t.txt")
+        assert str(e.value) == error
+    assert device.Script.parse("at 100\nwait 30\nat 130\ntap place").events == [
+        (130, "tap", "place")]
+
+
+def test_cli_output_paths_it_cannot_write_are_named(tmp_path):
+    """--shots, --flash or --trace under a file: one line naming the option
+    and the path, not a traceback."""
+    import pytest
+    from host_sim import __main__ as cli
+    (tmp_path / "file").write_text("")
+    bad = str(tmp_path / "file" / "sub")
+    ok = ["--shots", str(tmp_path / "s"), "--flash", str(tmp_path / "f")]
+    for opt in ("--shots", "--flash", "--trace"):
+        args = ["--headless", "--until", "10"] + ok + [opt, bad]
+        with pytest.raises(SystemExit, match=r"^%s %s: Not a directory$" % (opt, bad)):
+            cli.main(args)
