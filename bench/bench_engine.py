@@ -26,7 +26,8 @@ def memory():
     tables = len(g.board) + len(g.pat)
     print("board + pattern tables: %d bytes (board %d, tables %d; budget <= 1024) %s"
           % (tables, len(g.board), len(g.pat), verdict(tables <= 1024)))
-    print("move history: %d bytes; renju's line and stack: %d bytes" % (len(g.hist), len(renju.LINE)))
+    print("move history: %d bytes; renju's line and stack: %d bytes"
+          % (len(g.hist), len(renju.LINE)))
 
 
 def cpython_speed():

@@ -243,7 +243,7 @@ def test_cli_exit_status_says_whether_the_game_or_code_failed(monkeypatch, capsy
     sound = {"error": None, "problems": []}
     for rep, status in ((sound, 0), (dict(sound, problems=["game did not finish"]), 1),
                         (dict(sound, error="MemoryError: memory allocation failed"), 1)):
-        monkeypatch.setattr(mcu, "play_game", lambda *a, **kw: rep)
+        monkeypatch.setattr(mcu, "play_game", lambda *a, rep=rep, **kw: rep)
         assert mcu.main(["game"]) == status
         assert '"problems"' in capsys.readouterr().out
 
