@@ -76,6 +76,20 @@ def test_crash_and_garbage_lose(tmp_path):
         assert all(word in r.reason for r in res.games)
 
 
+def test_a_crash_names_the_exit_status_and_the_brains_last_words(tmp_path):
+    """A brain that dies says why on stderr (a traceback, a usage error):
+    the reason carries its exit status and last line, not `exit None`."""
+    dies = brain_script(tmp_path, "dies", 'raise RuntimeError("no opening book")')
+    rec = arena.play_game(dies, REF, opening=[(7, 7), (8, 8)], timeout=20,
+                          idx_black=0, idx_white=1)
+    assert rec.winner == 1
+    assert rec.reason == "black crashed (exit 1: RuntimeError: no opening book)", rec.reason
+    typo = "%s %s" % (PY, tmp_path / "pbrian.py")
+    rec = arena.play_game(typo, REF, timeout=20, idx_black=0, idx_white=1)
+    assert rec.reason.startswith("black failed to start: crashed (exit 2: ")
+    assert "can't open file" in rec.reason and rec.reason.endswith(")"), rec.reason
+
+
 @pytest.mark.parametrize("answer, reason", [
     ("7", "black not a move: '7'"),
     ("7,", "black not a move: '7,'"),
@@ -192,6 +206,13 @@ def test_quickmatch_tallies_by_colour_and_rejects_unknown_players(capsys):
     with pytest.raises(SystemExit):
         quickmatch.main(["2", "alphazero"])
     assert "unknown player 'alphazero'" in capsys.readouterr().err
+    for args, error in ((["--seeds", "5-3"], "--seeds 5-3: the range runs backwards"),
+                        (["--seeds", "x"], "--seeds 'x': want numbers like 11-18"),
+                        (["--games", "0"], "0: want an even number of games"),
+                        (["--games", "3"], "3: want an even number of games")):
+        with pytest.raises(SystemExit):
+            quickmatch.main(["1", "seed"] + args)
+        assert error in capsys.readouterr().err
 
 
 def test_quickmatch_counts_a_full_board_as_a_draw():

@@ -26,6 +26,7 @@ import shlex
 import statistics
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -75,10 +76,31 @@ class Brain:
     def __init__(self, command, name=None, cwd=None):
         self.argv = brain_argv(command)
         self.name = name or " ".join(self.argv)
-        self.proc = subprocess.Popen(
-            self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL, cwd=cwd or str(ROOT), bufsize=0)
+        self._err = tempfile.TemporaryFile()   # its last words, if it dies
+        try:
+            self.proc = subprocess.Popen(
+                self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                stderr=self._err, cwd=cwd or str(ROOT), bufsize=0)
+        except OSError:
+            self._err.close()
+            raise
         self._buf = b""
+
+    def _crashed(self, how="crashed"):
+        """BrainError naming the exit status and the last line the brain
+        wrote to stderr (a traceback's last line says what went wrong)."""
+        try:
+            code = self.proc.wait(timeout=1)
+        except subprocess.TimeoutExpired:
+            code = None
+        self._err.seek(0, 2)
+        self._err.seek(max(0, self._err.tell() - 400))
+        said = [ln.strip() for ln in self._err.read().decode("utf-8", "replace")
+                .splitlines() if ln.strip()]
+        what = "exit %s" % code if code is not None else "output closed"
+        if said:
+            what += ": " + said[-1][:160]
+        return BrainError("%s (%s)" % (how, what))
 
     def send(self, line):
         # the protocol: a manager ends each line in CR LF
@@ -86,7 +108,7 @@ class Brain:
             self.proc.stdin.write((line + "\r\n").encode())
             self.proc.stdin.flush()
         except (BrokenPipeError, OSError):
-            raise BrainError("crashed (stdin closed)")
+            raise self._crashed("crashed, stdin closed") from None
 
     def readline(self, timeout):
         """Next line of output that is not empty or MESSAGE/DEBUG/SUGGEST,
@@ -111,7 +133,7 @@ class Brain:
                                  else "timeout")
             chunk = os.read(fd, 65536)
             if not chunk:
-                raise BrainError("crashed (exit %s)" % self.proc.poll())
+                raise self._crashed()
             self._buf += chunk
 
     def ask_move(self, line, timeout):
@@ -139,6 +161,7 @@ class Brain:
         except subprocess.TimeoutExpired:
             self.proc.kill()
             self.proc.wait()
+        self._err.close()
 
 
 def openings(count, seed=1, rule=FREESTYLE, min_stones=2, max_stones=4, radius=2):

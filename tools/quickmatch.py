@@ -115,18 +115,35 @@ def run_match(a, b, games=80, seed=1, rule=arena.FREESTYLE, lost=None):
 
 
 def _seeds(text):
+    """'11-18' or '11,19' -> the seeds; ValueError naming what is wrong."""
     out = []
     for part in text.split(","):
         lo, _, hi = part.partition("-")
-        out += range(int(lo), int(hi or lo) + 1)
+        try:
+            lo, hi = int(lo), int(hi or lo)
+        except ValueError:
+            raise ValueError("--seeds %r: want numbers like 11-18 or 11,19"
+                             % text) from None
+        if hi < lo:
+            raise ValueError("--seeds %s: the range runs backwards" % part)
+        out += range(lo, hi + 1)
     return out
+
+
+def _pairs(text):
+    n = int(text)
+    if n < 2 or n % 2:
+        raise argparse.ArgumentTypeError("%s: want an even number of games, 2 or more"
+                                         % text)
+    return n
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("a", help="player: a level (1, 2, 3), ref or seed")
     ap.add_argument("b", help="its opponent")
-    ap.add_argument("--games", type=int, default=80, help="games per opening seed")
+    ap.add_argument("--games", type=_pairs, default=80,
+                    help="games per opening seed (an even number: colours swap in each pair)")
     ap.add_argument("--seeds", default="1", help="opening seeds, e.g. 11-18 or 11,19")
     ap.add_argument("--rule", type=int, default=0, choices=(0, 1, 4),
                     help="0 freestyle, 1 standard, 4 renju")
