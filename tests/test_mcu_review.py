@@ -421,10 +421,19 @@ def test_cli_game_passes_its_arguments_on(monkeypatch, capsys, tmp_path):
     seen = []
     monkeypatch.setattr(mcu, "play_game", lambda *a, **kw: seen.append((a, kw)) or
                         {"error": None, "problems": []})
-    assert mcu.main(["game", "--level", "2", "--rule", "4", "--opening", "3", "--no-strip",
+    assert mcu.main(["game", "--level", "1", "--rule", "4", "--opening", "3", "--no-strip",
                      "--engine", str(tmp_path)]) == 0
-    assert seen == [((2, 4, 3), {"strip": False, "engine": tmp_path})]
+    assert seen == [((1, 4, 3), {"strip": False, "engine": tmp_path})]
     seen.clear()
     assert mcu.main(["game"]) == 0
     assert seen == [((1, 0, 1), {"strip": True, "engine": mcu.ENGINE})]
     capsys.readouterr()
+    # the higher levels do not fit the stock firmware: refused at once,
+    # pointing at the frozen-engine firmware, before qemu starts
+    seen.clear()
+    for level in ("2", "5"):
+        with pytest.raises(SystemExit):
+            mcu.main(["game", "--level", level])
+        assert "only level 1 fits the stock firmware's heap; tools/mcu_firmware.py" \
+            in capsys.readouterr().err
+    assert seen == []

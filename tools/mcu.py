@@ -1056,11 +1056,21 @@ def _play_game(level, rule, seed, strip, mb, engine, lazy, ballast=0, depth=0,
     return report
 
 
+def _stock_level(text):
+    if text != "1":
+        raise argparse.ArgumentTypeError(
+            "%s: only level 1 fits the stock firmware's heap; "
+            "tools/mcu_firmware.py game --level 2 plays level 2 frozen in" % text)
+    return 1
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
     g = sub.add_parser("game", help="play a complete game on the micro:bit, print a JSON report")
-    g.add_argument("--level", type=int, default=1)
+    g.add_argument("--level", type=_stock_level, default=1,
+                   help="1: the higher levels do not fit the stock firmware's "
+                        "heap (tools/mcu_firmware.py game plays level 2 frozen in)")
     g.add_argument("--rule", type=int, default=0, choices=(0, 1, 4))
     g.add_argument("--opening", type=int, default=1,
                    help="seed of the fixed 4-stone opening (0: empty board)")

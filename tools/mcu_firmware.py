@@ -158,7 +158,8 @@ def main(argv=None):
                     help="build: make build/mcu-firmware/engine.hex (default); "
                          "game: play one game on it in qemu, as JSON")
     ap.add_argument("--force", action="store_true", help="build even when up to date")
-    ap.add_argument("--level", type=int, default=2)
+    ap.add_argument("--level", type=int, default=2, choices=(1, 2),
+                    help="2 (default) or 1; level 3's 16 KB table does not fit")
     ap.add_argument("--rule", type=int, default=0, choices=(0, 1, 4))
     ap.add_argument("--opening", type=int, default=1, help="mcu.opening seed, also ai.seed")
     args = ap.parse_args(argv)
