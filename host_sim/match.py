@@ -388,8 +388,18 @@ def main(argv=None):
     a = ap.parse_args(argv)
     run = MatchRun(a.games, a.loss, a.dup, a.reorder, a.reset_every, a.inject,
                    a.seed, a.rule)
-    print(json.dumps(run.run()))
+    s = run.run()
+    print(json.dumps(s))
+    bad = [why for why, failed in (
+        ("the games did not finish within %s simulated s" % s["sim_seconds"],
+         not s["finished"]),
+        ("%d game(s) diverged" % s["divergences"], s["divergences"]),
+        ("the devices disagree on a winner", not s["winners_agree"])) if failed]
+    if bad:
+        print("match: " + "; ".join(bad), file=sys.stderr)
+        return 1
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -33,9 +33,9 @@ def test_match_cli_plays_the_settings_it_is_given(monkeypatch, capsys):
             super().__init__(*args, **kw)
             runs.append(self)
     monkeypatch.setattr(match, "MatchRun", Run)
-    match.main(["--games", "2", "--loss", "0.2", "--dup", "0.1",
-                "--reorder", "0.05", "--reset-every", "6", "--inject", "0.02",
-                "--seed", "5", "--rule", "4"])
+    assert match.main(["--games", "2", "--loss", "0.2", "--dup", "0.1",
+                       "--reorder", "0.05", "--reset-every", "6", "--inject", "0.02",
+                       "--seed", "5", "--rule", "4"]) == 0
     s = json.loads(capsys.readouterr().out)
     r = runs[0]
     assert (r.medium.loss, r.medium.dup, r.medium.reorder) == (0.2, 0.1, 0.05)
@@ -91,3 +91,14 @@ def test_match_run_stops_at_its_time_limit():
     its limit and says it did not finish, instead of running forever."""
     s = match.MatchRun(games=1, seed=3, limit_ms=2000).run()
     assert not s["finished"] and s["sim_seconds"] <= 3
+
+
+def test_match_cli_fails_when_the_games_do_not_finish(capsys):
+    """Every packet lost: the summary says no game finished, and the exit
+    status and a line on stderr say so too, for a script that runs it."""
+    import json
+    assert match.main(["--games", "1", "--loss", "1"]) == 1
+    out, err = capsys.readouterr()
+    s = json.loads(out)
+    assert s["games"] == 0 and not s["finished"]
+    assert err == "match: the games did not finish within %s simulated s\n" % s["sim_seconds"]
