@@ -122,6 +122,17 @@ def test_generated_tables_are_current():
     assert gen_shapes.OUT.read_text() == gen_shapes.source()
 
 
+def test_gen_shapes_check_writes_nothing_and_says_when_out_of_date(tmp_path, monkeypatch,
+                                                                   capsys):
+    out = tmp_path / "shapes.py"
+    out.write_text("stale")
+    monkeypatch.setattr(gen_shapes, "OUT", out)
+    assert gen_shapes.main(["--check"]) == 1
+    assert "out of date" in capsys.readouterr().out and out.read_text() == "stale"
+    assert gen_shapes.main([]) == 0 and gen_shapes.main(["--check"]) == 0
+    assert out.read_text() == gen_shapes.source()
+
+
 def test_memory_budget():
     g = gomoku.Game()
     assert len(g.board) + len(g.pat) <= 1024

@@ -179,6 +179,21 @@ def rev5():
     return bytes(sum(1 << 4 - k for k in range(5) if v >> k & 1) for v in range(32))
 
 
-if __name__ == "__main__":
-    OUT.write_text(source())
+def main(argv=None):
+    import argparse
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--check", action="store_true",
+                    help="write nothing; exit 1 if shapes.py is not what this makes")
+    a = ap.parse_args(argv)
+    text = source()
+    if a.check:
+        same = OUT.read_text() == text
+        print("%s is %s" % (OUT, "current" if same else "out of date: run tools/gen_shapes.py"))
+        return 0 if same else 1
+    OUT.write_text(text)
     print("wrote", OUT)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
