@@ -117,6 +117,35 @@ def test_arena_line_verdict_is_ok_from_the_budget_up(monkeypatch, capsys, budget
             " budget >= %d%%) %s [levelX:" % (budget, word)) in lines(capsys)[0]
 
 
+def test_arena_line_without_a_budget_is_a_figure_from_the_openings_asked(monkeypatch,
+                                                                          capsys):
+    bench_ai = bench("bench_ai")
+    games = [_game(0, 0, "black five"), _game(1, 1, "black five")]
+    calls = []
+
+    def run_match(a, b, **kw):
+        calls.append(kw)
+        return arena.MatchResult(kw["names"], games, 0)
+
+    monkeypatch.setattr(bench_ai.arena, "run_match", run_match)
+    bench_ai.match("A", "B", 2, "levelX", "refY from one stone", None, stones=(1, 1))
+    assert calls[0]["stones"] == (1, 1)
+    assert lines(capsys)[0].startswith(
+        "levelX vs refY from one stone: 50.0% (1 won, 1 lost, 0 drawn of 2 games; won 1 of 1"
+        " as black, 0 of 1 as white) [levelX:")
+
+
+def test_arena_openings_have_the_stones_asked_for():
+    """--stones 1: the 25 points of the centre's 5x5 square, each once;
+    fewer distinct openings than pairs is refused before any game."""
+    ops = [op for op, a_black, _ in arena.schedule(50, seed=3, stones=(1, 1)) if a_black]
+    assert sorted(ops) == sorted([(x, y)] for x in range(5, 10) for y in range(5, 10))
+    ops = [op for op, _, _ in arena.schedule(40, seed=3, stones=(3, 4))]
+    assert {len(op) for op in ops} == {3, 4}
+    with pytest.raises(SystemExit):
+        arena.main(["a", "b", "--stones", "1", "--games", "52"])
+
+
 def test_unix_heap_is_the_engines_share_and_the_first_heap_that_runs(monkeypatch, capsys):
     bench_ai = bench("bench_ai")
     import deepsearch

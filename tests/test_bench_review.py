@@ -21,8 +21,8 @@ ROOT = Path(__file__).resolve().parents[1]
 def test_ai_main_scores_each_level_under_its_own_name_against_its_target(monkeypatch):
     bench_ai = bench("bench_ai")
     calls = []
-    monkeypatch.setattr(bench_ai, "match", lambda a, b, games, la, lb, budget, timeout=60:
-                        calls.append((a, b, la, lb, budget)))
+    monkeypatch.setattr(bench_ai, "match", lambda a, b, games, la, lb, budget, timeout=60,
+                        stones=(2, 4): calls.append((a, b, la, lb, budget, stones)))
     monkeypatch.setattr(bench_ai, "unix_heap", lambda level: None)
     bench_ai.main()
 
@@ -30,6 +30,11 @@ def test_ai_main_scores_each_level_under_its_own_name_against_its_target(monkeyp
         m = re.search(r"pbrain\.py --level (\d) --seed \{seed\}$", cmd)
         return m and int(m.group(1))
 
+    # one figure without a target: the top level's first reply to a lone stone
+    lone = [c for c in calls if c[5] != (2, 4)]
+    assert [(c[2], c[4], c[5]) for c in lone] == [("level2", None, (1, 1))]
+    assert "ref_alphabeta" in lone[0][1] and "one stone" in lone[0][3]
+    calls = [c[:5] for c in calls if c[5] == (2, 4)]
     for a, b, la, lb, budget in calls:
         assert la == "level%d" % level(a), (a, la)      # the scored side is the named one
         if "pbrain" in b:

@@ -33,7 +33,7 @@ def test_pbrain_still_plays_a_known_level():
 def test_quickmatch_refuses_an_unknown_level_before_playing(capsys):
     import quickmatch
     with pytest.raises(SystemExit) as e:
-        quickmatch.main(["5", "ref", "--seeds", "1", "--games", "1"])
+        quickmatch.main(["5", "ref", "--seeds", "1", "--games", "2"])
     assert e.value.code == 2
     assert "level 5 not available (levels: 1, 2, 3)" in capsys.readouterr().err
 

@@ -378,6 +378,62 @@ def test_search_levels_open_in_the_centre(level):
     assert ai.best_move(gomoku.Game(), level) == 7 * 15 + 7
 
 
+FIRST_STONES = ((7, 7), (0, 0), (7, 0), (10, 6), (14, 14), (3, 12))
+
+
+def first_replies(level, seeds=range(60)):
+    """{lone black stone: the set of replies over the seeds}"""
+    out = {}
+    for x, y in FIRST_STONES:
+        out[(x, y)] = set()
+        for n in seeds:
+            ai.seed(n)
+            g = gomoku.Game(gomoku.RENJU)
+            g.play(x, y)
+            m = ai.best_move(g, level)
+            out[(x, y)].add((m % 15, m // 15))
+    return out
+
+
+@pytest.mark.parametrize("level", [2, 3])
+def test_search_levels_answer_a_lone_stone_beside_it_nearest_the_centre(level):
+    """Not three points away, where the search's values cannot tell the
+    points apart: the reply touches the stone, on the points round it
+    nearest the centre, the seed choosing among them."""
+    assert first_replies(level) == {
+        (7, 7): {(6, 6), (7, 6), (8, 6), (6, 7), (8, 7), (6, 8), (7, 8), (8, 8)},
+        (0, 0): {(1, 1)},
+        (7, 0): {(6, 1), (7, 1), (8, 1)},
+        (10, 6): {(9, 5), (9, 6), (9, 7)},
+        (14, 14): {(13, 13)},
+        (3, 12): {(3, 11), (4, 11)}}
+    ai.seed(5)
+    g = gomoku.Game()
+    g.play(7, 7)
+    m = ai.best_move(g, level)
+    ai.seed(5)
+    assert ai.best_move(g, level) == m
+
+
+def test_the_first_reply_allocates_nothing_on_the_unix_port():
+    out = upy.run("""
+import gomoku, search, deepsearch, micropython
+deepsearch.prepare(3)
+g = gomoku.Game(0)
+g.play(7, 0)
+out = []
+m = 0
+for n in range(12):
+    search.seed(n)
+    micropython.heap_lock()
+    m = search.best_move(g, 2)
+    micropython.heap_unlock()
+    out.append(m)
+print(' '.join(str(m) for m in sorted(set(out))))
+""", heapsize="96k")
+    assert out.split() == ["21", "22", "23"]
+
+
 def test_seeds_give_distinct_random_streams():
     states = set()
     for n in range(2000):

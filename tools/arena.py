@@ -363,10 +363,12 @@ class MatchResult:
         return "\n".join(out)
 
 
-def schedule(games, seed=1, rule=FREESTYLE):
+def schedule(games, seed=1, rule=FREESTYLE, stones=(2, 4)):
     """A match's games: (opening, the first player has black, game seed),
-    `games` rounded up to pairs, colours swapped in each pair."""
-    for k, op in enumerate(openings((games + 1) // 2, seed=seed, rule=rule)):
+    `games` rounded up to pairs, colours swapped in each pair; each opening
+    has stones[0] to stones[1] stones."""
+    for k, op in enumerate(openings((games + 1) // 2, seed=seed, rule=rule,
+                                    min_stones=stones[0], max_stones=stones[1])):
         yield op, True, seed * 1000 + 2 * k
         yield op, False, seed * 1000 + 2 * k + 1
 
@@ -378,13 +380,14 @@ def brain_seed(game_seed, color):
 
 
 def run_match(cmd_a, cmd_b, games=10, rule=FREESTYLE, timeout=30.0, seed=1,
-              workers=2, names=None, progress=None):
-    """Play `games` games (rounded up to pairs), colours swapped in each pair.
-    ValueError (before any game) for a command brain_argv refuses."""
+              workers=2, names=None, progress=None, stones=(2, 4)):
+    """Play `games` games (rounded up to pairs), colours swapped in each pair,
+    from openings of stones[0] to stones[1] stones. ValueError (before any
+    game) for a command brain_argv refuses or openings that cannot be had."""
     for cmd in (cmd_a, cmd_b):
         brain_argv(cmd)
     jobs = []
-    for op, a_black, n in schedule(games, seed, rule):
+    for op, a_black, n in schedule(games, seed, rule, stones):
         if a_black:
             jobs.append((cmd_a, cmd_b, op, 0, 1, n))
         else:
@@ -403,6 +406,19 @@ def run_match(cmd_a, cmd_b, games=10, rule=FREESTYLE, timeout=30.0, seed=1,
     with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
         records = list(pool.map(one, jobs))
     return MatchResult(names or [str(cmd_a), str(cmd_b)], records, rule)
+
+
+def _stones(text):
+    """--stones: 'N' or 'N-M' -> (N, M), 1 <= N <= M <= 25 (the 5x5 square)."""
+    lo, _, hi = text.partition("-")
+    try:
+        lo, hi = int(lo), int(hi or lo)
+    except ValueError:
+        raise argparse.ArgumentTypeError("%s: want N or N-M stones, like 2-4" % text) \
+            from None
+    if not 1 <= lo <= hi <= 25:
+        raise argparse.ArgumentTypeError("%s: from 1 to 25 stones, the fewer first" % text)
+    return lo, hi
 
 
 def _seconds(text):
@@ -429,6 +445,9 @@ def main(argv=None):
     ap.add_argument("--timeout", type=_seconds, default=30.0,
                     help="seconds per move before the brain loses")
     ap.add_argument("--seed", type=int, default=1, help="opening seed")
+    ap.add_argument("--stones", type=_stones, default=(2, 4), metavar="N-M",
+                    help="stones in each opening, N to M (default 2-4; 1: "
+                         "white's first reply to a lone stone)")
     ap.add_argument("--workers", type=int, default=2, help="games played at once")
     ap.add_argument("-v", "--verbose", action="store_true", help="print each game")
     args = ap.parse_args(argv)
@@ -444,8 +463,13 @@ def main(argv=None):
         if args.verbose:
             print(rec, flush=True)
 
+    try:
+        next(schedule(args.games, args.seed, args.rule, args.stones))
+    except ValueError as e:         # fewer distinct openings than pairs
+        ap.error("--stones %d-%d: %s" % (args.stones + (e,)))
     res = run_match(args.engine_a, args.engine_b, games=args.games, rule=args.rule,
-                    timeout=args.timeout, seed=args.seed, workers=args.workers, progress=show)
+                    timeout=args.timeout, seed=args.seed, workers=args.workers, progress=show,
+                    stones=args.stones)
     print(res.table())
     dead = res.never_started()
     for i, reason in dead:

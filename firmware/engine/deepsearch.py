@@ -297,8 +297,8 @@ def best_move(g, level):
     nodes = L[2]
     vn = L[3]
     margin = L[5]
-    if g.moves == 0:
-        return 112
+    if g.moves < 2:
+        return _s.first(g)
     G = _g
     me = g.turn
     h = hash_of(g)

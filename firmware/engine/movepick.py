@@ -1,4 +1,5 @@
-"""The search levels' seeded xorshift and their pick among near-best moves."""
+"""The search levels' seeded xorshift, their pick among near-best moves and
+their first two moves."""
 from candscan import _g, const
 
 _PRNG = const(9)            # candscan._g slot
@@ -41,6 +42,46 @@ def pick(R, V, n, best, margin):
                 return R[k]
             c -= 1
         k += 1
+
+
+def first(g):
+    # the first stone on the centre; the answer to it beside it, on a point
+    # nearest the centre (a seeded choice among those). The search would
+    # answer three points away, where its values cannot tell the points
+    # apart: from one stone, ref_alphabeta then beat level 2's white in 38
+    # games of 100, and in 9 with the stone beside it (docs/AI.md)
+    if not g.moves:
+        return 112
+    p = g.hist[0]
+    d = 15
+    c = 0
+    k = 0
+    while k < 9:
+        e = _round(p, k)
+        if e < d:
+            d = e
+            c = 0
+        if e == d:
+            c += 1
+        k += 1
+    c = _rand() % c
+    k = 0
+    while 1:
+        if _round(p, k) == d:
+            if not c:
+                return p + (k // 3 - 1) * 15 + k % 3 - 1
+            c -= 1
+        k += 1
+
+
+def _round(p, k):
+    # the k-th point of the 3x3 square round p (4 is p): its distance from
+    # the centre, 15 off the board
+    x = p % 15 + k % 3 - 1
+    y = p // 15 + k // 3 - 1
+    if k == 4 or x < 0 or x > 14 or y < 0 or y > 14:
+        return 15
+    return max(abs(x - 7), abs(y - 7))
 
 
 def _any(g, me):

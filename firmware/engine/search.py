@@ -14,7 +14,7 @@ exist at import, a move allocates nothing. Level 3 is deepsearch.
 """
 import candscan as C
 from candscan import _g, const
-from movepick import seed, pick, _any  # noqa: F401 (ai, deepsearch)
+from movepick import seed, pick, first, _any  # noqa: F401 (ai, deepsearch)
 from vcf import vcf
 
 _WIN = const(30000)         # a five's weight in candscan._W: won
@@ -120,8 +120,8 @@ def best_move(g, level):
     if g.winner:
         import refusal
         raise refusal.error(2)                      # game over
-    if g.moves == 0:
-        return 112
+    if g.moves < 2:
+        return first(g)
     G = _g
     me = g.turn
     L = _L2
