@@ -124,15 +124,20 @@ def test_a_long_gap_between_reads_is_not_a_long_tilt(chip):
 @pytest.mark.parametrize("chip", sorted(CHIPS))
 def test_reset_forgets_the_second_step_of_a_diagonal(chip):
     # a diagonal step is two steps, the second given at the next poll;
-    # reset (the app's settle, after the AI's move or a screen) drops it
+    # reset (the app's settle, after the AI's move or a screen) drops it:
+    # the device turned back to level right after, no step comes
     src, t = make(chip)
     src.set_tilt(60, 60)
     first = 0
+    t0 = time.ticks_ms()
     while not first:
         time.sleep_ms(20)
         first = t.poll(time.ticks_ms())
+    tilted = time.ticks_diff(time.ticks_ms(), t0)
     assert t._pending        # the other step waits: the case under test
     t.reset()
+    src.set_tilt(-60, -60)
+    assert steps(t, tilted) == []
     src.hold_still()
     assert steps(t, 1000) == []
 

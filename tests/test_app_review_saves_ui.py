@@ -406,25 +406,34 @@ def test_lines_that_do_not_apply_are_dimmed(flash):
         assert bv.TEXT in lit and menu._DIM not in lit
 
 
-def test_after_a_pause_the_tilt_held_is_level(flash):
-    # tilt.reset: "level from now on (after a pause, ...)": a device still
-    # held tilted when the game resumes does not carry the cursor on
+def test_a_tilt_held_through_the_pause_menu_stops_when_levelled(flash):
+    # the device still tilted when the game resumes is still tilted: the
+    # cursor goes on, and stops once the device is level. (Taken as level
+    # at the pause, the device's return to level read as a tilt left, and
+    # the cursor ran to the left edge and stayed pushed there.)
     s = Script()
     s.start_two_players()
     s.at("lean", 20, 0)     # tilted right and held: the cursor repeats
-    s.wait(1000)
+    s.wait(500)
     s.tap("menu")           # pause
     s.wait(500)
     s.tap("back")           # resume, the device still tilted
-    s.wait(200)
+    s.wait(100)
     s.snap("resumed", [VIEW.origin(i) for i in range(225)])
-    s.wait(1500)
+    s.wait(300)
+    s.at("lean", 0, 0)      # level
+    s.wait(1000)
+    s.snap("level", [VIEW.origin(i) for i in range(225)])
+    s.wait(3000)
     s.snap("later", [VIEW.origin(i) for i in range(225)])
     dev = run_device(board_sim, s.end(), flash)
-    at = [i for i in range(225) if dev.snaps["resumed"][i] == bv.CURSOR]
-    assert len(at) == 1 and 7 * 15 + 7 < at[0] < 7 * 15 + 14   # it moved
-    assert [i for i in range(225) if dev.snaps["later"][i] == bv.CURSOR] \
-        == at
+
+    def cursor(label):
+        at = [i for i in range(225) if dev.snaps[label][i] == bv.CURSOR]
+        assert len(at) == 1, (label, at)
+        return at[0]
+    assert 7 * 15 + 7 < cursor("resumed") < cursor("level") <= 7 * 15 + 14
+    assert cursor("later") == cursor("level")
 
 
 def test_a_joystick_held_into_the_pause_menu_does_not_step_it(flash):

@@ -134,3 +134,41 @@ def test_calibration_taken_while_moving_is_taken_again_at_rest(chip):
     assert all(abs(a - b) <= 200 for a, b in zip(t.bias, bias)), t.bias
     src.hold_still()
     assert run(t, 20000) == []
+
+
+@pytest.mark.parametrize("chip", sorted(CHIPS))
+def test_a_device_tilted_through_a_pause_stops_when_levelled(chip):
+    """A stone placed (or the menu opened) with the device still tilted:
+    reset() after the AI's move must not take that tilt as level, or the
+    device held level afterwards reads as tilted the other way and the
+    cursor runs to the edge, for good."""
+    src, t = make(chip)
+    src.set_tilt(60, 0)
+    run(t, 250)                 # 15 degrees right, held
+    src.hold_still()
+    run(t, 600)
+    time.sleep_ms(900)          # the AI thinks: no polls
+    t.reset()
+    evs = run(t, 300)           # still tilted: the cursor goes on right
+    assert evs and all(e == tilt.RIGHT for _, e in evs)
+    src.set_tilt(-60, 0)
+    run(t, 250)                 # back to level
+    src.hold_still()
+    assert run(t, 10000) == []
+
+
+@pytest.mark.parametrize("chip", sorted(CHIPS))
+def test_a_turn_made_between_polls_is_levelled_after_a_still_spell(chip):
+    """Levelled while no one polled (during the AI's move), the device
+    still reads as tilted: held still past the dead zone, it is taken as
+    level after _RELEVEL_MS, and stays so. A deliberate hold of a few
+    seconds (the cursor across the board) is far shorter."""
+    src, t = make(chip)
+    t.angle[0] = 15000          # the turn back to level went unseen
+    src.hold_still()
+    evs = run(t, tilt._RELEVEL_MS + 200)
+    assert evs and all(e == tilt.RIGHT for _, e in evs)
+    assert evs[-1][0] - evs[0][0] > tilt._RELEVEL_MS - 300
+    assert t.angle[0] == 0
+    assert run(t, 10000) == []
+    assert tilt._RELEVEL_MS >= 2 * 2500     # the held-tilt test's 2.5 s, twice over

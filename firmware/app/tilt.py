@@ -27,6 +27,8 @@ _FIRST_MS = const(450)       # pause before auto-repeat
 _SLOW_MS = const(300)        # first repeat interval
 _FAST_MS = const(90)         # fastest repeat interval
 _SETTLE_MS = const(1500)     # time constant of the return to level
+_RELEVEL_MS = const(6000)    # held still this long past the dead zone:
+                             # level (a turn made unseen, between polls)
 
 
 class Tilt:
@@ -39,6 +41,7 @@ class Tilt:
         self.angle = [0, 0]         # mdeg: right, forward
         self._due = [0, 0]          # ticks_ms of the next step per axis
         self._held = [0, 0]         # steps made in the current tilt
+        self._still = [0, 0]        # ms held still past the dead zone
         self._last = None
         self._pending = 0
 
@@ -63,13 +66,19 @@ class Tilt:
                 self.bias[i] = acc[i] // samples
             if max(hi[i] - lo[i] for i in range(3)) < 4 * _RATE_BAND:
                 break
+        self.angle[0] = self.angle[1] = 0      # held flat: level
         self.reset()
         return self.bias
 
     def reset(self):
-        """Level from now on (after a pause, a long AI move, a screen)."""
-        self.angle[0] = self.angle[1] = 0
+        """After a spell without polls (a long AI move, a screen): start the
+        steps afresh. The angle stays, as the device most likely does:
+        taken as level there, a device tilted through the spell read its
+        return to level as a tilt the other way, for good. A turn made in
+        the spell is not seen; held still past the dead zone for
+        _RELEVEL_MS, the device is taken as level."""
         self._held[0] = self._held[1] = 0
+        self._still[0] = self._still[1] = 0
         self._pending = 0
         self._last = None
 
@@ -99,6 +108,12 @@ class Tilt:
             ang = self.angle[a] + rate * dt // 1000
             if rate == 0 and -_DEAD < ang < _DEAD:
                 ang -= ang * dt // _SETTLE_MS
+            if rate or -_DEAD < ang < _DEAD:
+                self._still[a] = 0
+            else:
+                self._still[a] += dt
+                if self._still[a] >= _RELEVEL_MS:
+                    ang = 0
             if ang > _LIMIT:
                 ang = _LIMIT
             elif ang < -_LIMIT:
