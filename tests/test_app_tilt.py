@@ -42,6 +42,13 @@ def run(t, ms):
     return events
 
 
+def back_to_level(src, t):
+    """From 15 degrees right (60 dps for 250 ms), back to level and held."""
+    src.set_tilt(-60, 0)
+    run(t, 250)
+    src.hold_still()
+
+
 # the default, and the zero-rate level the datasheets allow at the edge:
 # the L3G4200D +-10 dps, the MPU6050 +-20 dps
 BIASES = {"l3g4200d": (10000, -10000, 10000), "mpu6050": (20000, -20000, 20000)}
@@ -79,9 +86,7 @@ def test_held_tilt_repeats_faster_and_stops_when_level(chip):
     assert len(evs) >= 8 and all(e == tilt.RIGHT for _, e in evs)
     gaps = [b[0] - a[0] for a, b in zip(evs, evs[1:])]
     assert gaps[0] >= 150 and gaps[-1] < gaps[0]     # accelerates
-    src.set_tilt(-60, 0)
-    run(t, 250)                 # back to level
-    src.hold_still()
+    back_to_level(src, t)
     assert run(t, 3000) == []
 
 
@@ -151,9 +156,7 @@ def test_a_device_tilted_through_a_pause_stops_when_levelled(chip):
     t.reset()
     evs = run(t, 300)           # still tilted: the cursor goes on right
     assert evs and all(e == tilt.RIGHT for _, e in evs)
-    src.set_tilt(-60, 0)
-    run(t, 250)                 # back to level
-    src.hold_still()
+    back_to_level(src, t)
     assert run(t, 10000) == []
 
 
