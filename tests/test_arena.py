@@ -206,8 +206,8 @@ def test_quickmatch_tallies_by_colour_and_rejects_unknown_players(capsys):
     with pytest.raises(SystemExit):
         quickmatch.main(["2", "alphazero"])
     assert "unknown player 'alphazero'" in capsys.readouterr().err
-    for args, error in ((["--seeds", "5-3"], "--seeds 5-3: the range runs backwards"),
-                        (["--seeds", "x"], "--seeds 'x': want numbers like 11-18"),
+    for args, error in ((["--seeds", "5-3"], "--seeds 5-3: the range runs backwards (like 11-18"),
+                        (["--seeds", "x"], "--seeds x: want N or N-M (like 11-18 or 11,19)"),
                         (["--games", "0"], "0: want an even number of games"),
                         (["--games", "3"], "3: want an even number of games")):
         with pytest.raises(SystemExit):

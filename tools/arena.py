@@ -408,16 +408,26 @@ def run_match(cmd_a, cmd_b, games=10, rule=FREESTYLE, timeout=30.0, seed=1,
     return MatchResult(names or [str(cmd_a), str(cmd_b)], records, rule)
 
 
-def _stones(text):
-    """--stones: 'N' or 'N-M' -> (N, M), 1 <= N <= M <= 25 (the 5x5 square)."""
+def number_range(text):
+    """'N' or 'N-M' -> (N, M); ValueError unless both are numbers, N <= M."""
     lo, _, hi = text.partition("-")
     try:
         lo, hi = int(lo), int(hi or lo)
     except ValueError:
-        raise argparse.ArgumentTypeError("%s: want N or N-M stones, like 2-4" % text) \
-            from None
+        raise ValueError("%s: want N or N-M" % text) from None
+    if hi < lo:
+        raise ValueError("%s: the range runs backwards" % text)
+    return lo, hi
+
+
+def _stones(text):
+    """--stones: 'N' or 'N-M' -> (N, M), 1 <= N <= M <= 25 (the 5x5 square)."""
+    try:
+        lo, hi = number_range(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError("%s (like 2-4)" % e) from None
     if not 1 <= lo <= hi <= 25:
-        raise argparse.ArgumentTypeError("%s: from 1 to 25 stones, the fewer first" % text)
+        raise argparse.ArgumentTypeError("%s: from 1 to 25 stones" % text)
     return lo, hi
 
 

@@ -118,14 +118,10 @@ def _seeds(text):
     """'11-18' or '11,19' -> the seeds; ValueError naming what is wrong."""
     out = []
     for part in text.split(","):
-        lo, _, hi = part.partition("-")
         try:
-            lo, hi = int(lo), int(hi or lo)
-        except ValueError:
-            raise ValueError("--seeds %r: want numbers like 11-18 or 11,19"
-                             % text) from None
-        if hi < lo:
-            raise ValueError("--seeds %s: the range runs backwards" % part)
+            lo, hi = arena.number_range(part)
+        except ValueError as e:
+            raise ValueError("--seeds %s (like 11-18 or 11,19)" % e) from None
         out += range(lo, hi + 1)
     return out
 

@@ -6,9 +6,10 @@
 
 A pin must read the same level for `debounce_ms` before its change counts;
 a press is reported once, when it becomes stable. A button held at start,
-or through a `clear()`, is not a press until released and pressed again. When several buttons are
-pressed together, successive polls report them one by one. Poll faster
-than the shortest press (every few ms to ~20 ms). No allocation per poll.
+or through a `clear()`, is not a press until released and pressed again.
+When several buttons are pressed together, successive polls report them
+one by one. Poll faster than the shortest press (every few ms to ~20 ms).
+No allocation per poll.
 """
 from machine import Pin
 from time import ticks_diff
