@@ -65,8 +65,13 @@ def fingerprint(m):
             [e[:5] for e in m.link.queue])
 
 
-def setup_pair(seed=3):
-    """A host and a joiner after 5 moves; every packet on air captured."""
+# far enough apart that no line of five forms in a long game
+SPREAD = [(x, y) for y in range(0, 15, 2) for x in range(0, 15, 3)]
+
+
+def setup_pair(seed=3, moves=5):
+    """A host and a joiner after `moves` moves (odd: the joiner is to move);
+    every packet on air captured."""
     medium = H.make_medium(seed=seed)
     captured = []
     medium.listeners.append(
@@ -76,9 +81,10 @@ def setup_pair(seed=3):
     b = M.Match(nb.radio, host=False, seed=seed + 1, now_ms=time.ticks_ms())
 
     step(a, b, lambda: a.state == b.state == M.PAIRED)
-    for k in range(5):
+    for k in range(moves):
         mover = a if k % 2 == 0 else b
-        assert mover.send_move(3 + k, 4 + (k % 2))
+        assert mover.send_move(*((3 + k, 4 + (k % 2)) if moves <= 5
+                                 else SPREAD[k]))
         step(a, b, lambda n=k + 1: a.count == b.count == n
              and not a.link.queue and not b.link.queue)
     # the joiner (white) is to move; its radio is now ours to feed
@@ -217,6 +223,27 @@ def test_forged_foreign_and_impossible_packets_change_nothing():
     assert B.stats["malformed"] - st0["malformed"] == 9
     assert B.stats["conflicts"] - st0["conflicts"] == 1    # the bad hash
     assert B.stats["moves_applied"] == st0["moves_applied"]
+
+
+def test_a_late_copy_of_a_repair_takes_no_moves_back():
+    # A repair carries at most 14 moves. A copy of one the host sent at 16
+    # moves reaches the joiner at 21, its own 22nd move still in flight:
+    # the joiner holds all it says and more, so it changes nothing.
+    _, b, _, _ = setup_pair(moves=21)
+    assert b.send_move(14, 1)
+    deliver([hist(0, list(b.moves[:14]), repair=True, total=16, b=b)], b)
+
+
+def test_a_repair_takes_back_the_joiners_moves_the_host_lacks():
+    # The joiner is behind the host's 16 moves, and its 15th is not the
+    # host's: the repair's 14 agree, and the move after them goes.
+    _, b, feed, _ = setup_pair(moves=15)
+    feed.inbox.append(hist(0, list(b.moves[:14]), repair=True, total=16, b=b))
+    while feed.inbox:
+        b.poll(NOW[0])
+    assert b.count == 14 and b.state == M.PAIRED
+    x, y = SPREAD[14]
+    assert b.game.stone(x, y) == 0
 
 
 def test_illegal_moves_on_the_hosts_turn_are_counted_not_applied():

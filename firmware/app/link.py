@@ -1,7 +1,8 @@
 """Match packets over the NRF24L01 and the reliable link under match.py.
 
 A packet (at most 32 bytes, one radio payload):
-    0 version  1 type  2 flags (bit 0: sent by the host)
+    0 version  1 type  2 flags (bit 0: sent by the host; bit 1: a HIST
+                                that repairs, see F_REPAIR)
     3..6 session id (big endian)  7 game number  8..9 seq  10 move count
     11.. payload (0..19 bytes)    last 2: CRC-16/CCITT of all before it,
                                   started from a key made of the session id
@@ -27,7 +28,8 @@ ACK = const(4)      # seq = the seq acknowledged; payload: its type
                     # (of a JOIN: JOIN, then the joiner's nonce(4))
 MOVE = const(5)     # reliable: count = move index; x y hash_before(2)
 STATUS = const(6)   # count; hash(2) flags(1)
-HIST = const(7)     # start(1) hash_before(2) hash_after(2) moves...
+HIST = const(7)     # count = the sender's move count;
+                    # start(1) hash_before(2) hash_after(2) moves...
 REMATCH = const(8)  # reliable: game = the new game number
 BYE = const(9)      # the peer leaves: sent at once, up to 3 times (not queued)
 _LAST_TYPE = const(9)

@@ -610,9 +610,11 @@ class Match:
         if start > self.count or self.hash_at(start) != hb:
             return
         if end <= self.count and self.hash_at(end) == ha and \
-                (end == total or not flags & L.F_REPAIR):
-            # nothing new; a repair is ignored only when it holds the
-            # host's whole list (a late copy of one must not take moves back)
+                (self.count >= total or not flags & L.F_REPAIR):
+            # nothing new. A repair whose moves we hold takes back the rest
+            # only while we are behind the list the host had: ahead of it,
+            # we would see any difference in its STATUS; and a late copy of
+            # a repair must not take back moves made since.
             return
         if start < self.count and not (flags & L.F_REPAIR and not self.host):
             return                  # only the host repairs, and only a joiner
