@@ -157,13 +157,31 @@ def test_the_referee_plays_the_matchs_rule(tmp_path, rule, lost):
 
 def test_only_an_engine_that_never_started_is_reported():
     fail = "white failed to start: START answered 'ERROR size'"
-    once = arena.MatchResult(["A", "B"], [_record(0, 0, ([0.1], []), fail),
+    first = _record(0, 0, ([0.1], []), fail)
+    first.dead = {1: fail}
+    once = arena.MatchResult(["A", "B"], [first,
                                           _record(1, 1, ([0.1], [0.2]), "black five")], 0)
     assert once.never_started() == []
-    always = arena.MatchResult(["A", "B"], [_record(0, 0, ([0.1], []), fail),
-                                            _record(1, 0, ([0.1], []), fail.replace(
-                                                "white", "black"))], 0)
+    second = _record(1, 0, ([0.1], []), fail.replace("white", "black"))
+    second.dead = {1: fail}
+    always = arena.MatchResult(["A", "B"], [first, second], 0)
     assert always.never_started() == [(1, fail)]
+
+
+def test_two_brains_that_never_start_are_both_reported(tmp_path, capsys):
+    """Black is started first: were white not started when black fails,
+    each would win the games where the other was black, and pass as fine."""
+    missing = str(tmp_path / "no-such-brain")
+    assert arena.main([missing, "%s -c pass" % sys.executable, "--games", "2"]) == 2
+    out, err = capsys.readouterr()
+    lines = err.splitlines()
+    assert len(lines) == 2, err
+    assert lines[0].startswith("arena: %s never started (cannot run" % missing)
+    assert lines[1].endswith("-c pass never started (white failed to start: "
+                             "crashed (exit 0))")
+    for name in (missing[-20:], "-c pass"):     # no wins: two no-games
+        row = [ln for ln in out.splitlines() if name in ln][0].split()
+        assert row[-7:-3] == ["0", "0", "2", "50.0%"], row
 
 
 @pytest.mark.parametrize("rule, name", [(0, "freestyle"), (1, "standard"), (4, "renju")])

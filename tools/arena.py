@@ -213,6 +213,7 @@ class GameRecord:
         self.times = ([], [])       # seconds per move, by engine index
         self.winner = None          # engine index, or None for a draw
         self.reason = ""
+        self.dead = {}              # engine index -> why it did not start
 
     def __repr__(self):
         return "GameRecord(black=%d, white=%d, winner=%r, %s, %d moves)" % (
@@ -239,8 +240,8 @@ def play_game(cmd_black, cmd_white, opening=(), rule=FREESTYLE, timeout=30.0,
     brains = {}
     fresh = {1: True, 2: True}
     try:
+        failed = []
         for color, cmd in ((1, cmd_black), (2, cmd_white)):
-            other = idx_white if color == 1 else idx_black
             try:
                 b = Brain(cmd.replace("{seed}", str(brain_seed(seed, color))))
                 brains[color] = b
@@ -251,13 +252,18 @@ def play_game(cmd_black, cmd_white, opening=(), rule=FREESTYLE, timeout=30.0,
                 b.send("INFO rule %d" % rule)
                 b.send("INFO timeout_turn %d" % int(timeout * 1000))
             except BrainError as e:
-                rec.winner = other
-                rec.reason = "%s failed to start: %s" % ("black" if color == 1 else "white", e)
-                return rec
+                failed.append((color, "%s failed to start: %s" % (
+                    "black" if color == 1 else "white", e)))
             except OSError as e:
-                rec.winner = other
-                rec.reason = "cannot run %r: %s" % (cmd, e)
-                return rec
+                failed.append((color, "cannot run %r: %s" % (cmd, e)))
+        if failed:
+            # both are started first, so that one that cannot start is
+            # named even when the other cannot either; then no one wins
+            rec.dead = {idx_black if c == 1 else idx_white: r for c, r in failed}
+            rec.reason = "; ".join(r for _, r in failed)
+            if len(failed) == 1:
+                rec.winner = idx_white if failed[0][0] == 1 else idx_black
+            return rec
         while g.winner == 0 and len(history) < max_moves:
             color = g.turn
             idx = idx_black if color == 1 else idx_white
@@ -339,8 +345,7 @@ class MatchResult:
         the first game's reason: their scores say nothing."""
         out = []
         for i in (0, 1):
-            lost = [r.reason for r in self.games if r.winner == 1 - i and
-                    ("failed to start" in r.reason or r.reason.startswith("cannot run"))]
+            lost = [r.dead[i] for r in self.games if i in r.dead]
             if self.games and len(lost) == len(self.games):
                 out.append((i, lost[0]))
         return out
