@@ -137,7 +137,7 @@ BAD_INPUT = [
     ("TURN 15,0", "ERROR"), ("TURN 7,7", "ERROR"), ("TAKEBACK 3,3", "ERROR"),
     ("TAKEBACK", "ERROR"), ("INFO rule x\nTURN 8,8", "ERROR"),
     ("INFO rule 8\nTURN 8,8", "ERROR"), ("INFO\nBEGIN", "ERROR"),
-    ("INFO timeout_turn soon\nBOARD\nDONE", "ERROR"), ("BEGIN", "ERROR"),
+    ("INFO rule 24\nBOARD\nDONE", "ERROR"), ("BEGIN", "ERROR"),
     ("HELLO there", "UNKNOWN"), ("42", "UNKNOWN"), ("SWAP2BOARD\n7,7\nDONE", "UNKNOWN"),
 ]
 
@@ -273,11 +273,11 @@ def test_an_info_problem_is_told_at_the_next_move_command(brain):
     with one ERROR in place of the move; a later good value of the same key
     clears it, and nothing else changes."""
     assert brain.ask("START 15") == "OK"
-    brain.send("INFO rule 8", "INFO timeout_turn soon", "INFO", "INFO rule x", "INFO rule 8")
+    brain.send("INFO rule 8", "INFO time_left -1234", "INFO", "INFO rule x", "INFO rule 8")
     assert brain.silent()
     answer = brain.ask("BEGIN")
     assert answer.startswith("ERROR ") and "caro" in answer, answer
-    assert "timeout_turn" in answer and "key" in answer, answer
+    assert "key" in answer and "time_left" not in answer, answer
     assert brain.silent()
     # told once; the board is still empty and the rule freestyle
     assert xy(brain.ask("BEGIN")) == expected_move(0, [])
@@ -288,9 +288,9 @@ def test_an_info_problem_is_told_at_the_next_move_command(brain):
     brain.send("BOARD", *("%d,%d,%d" % (x, y, 1 if i % 2 == 0 else 2)
                           for i, (x, y) in enumerate(moves)))
     assert xy(brain.ask("DONE")) == expected_move(4, moves)
-    brain.send("INFO max_memory lots")
+    brain.send("INFO rule lots")
     answer = brain.ask("TURN 0,1")
-    assert answer.startswith("ERROR INFO max_memory"), answer
+    assert answer.startswith("ERROR INFO rule wants a number"), answer
     xy(brain.ask("TURN 0,1"))                       # the TURN was not kept: it plays now
 
 

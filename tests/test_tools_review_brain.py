@@ -221,3 +221,20 @@ def test_quickmatch_scores_an_illegal_move_as_a_loss_like_the_arena():
     # second 7,7 is on a stone
     assert quickmatch.play_game(Fixed(7, 7), RowMaker(14), DOUBLE_THREE) == (
         2, [(7, 7), (1, 14)])
+
+
+@pytest.mark.parametrize("brain", ["tools/pbrain.py", "tools/ref_alphabeta.py --depth 1"])
+def test_a_line_that_is_not_text_is_answered_and_the_brain_plays_on(brain):
+    """Bytes the manager's encoding cannot decode (strict UTF-8 here, as a
+    UTF-8 locale gives) are one bad line, not the end of the brain."""
+    import os
+    import subprocess
+    root = __import__("upy").ROOT
+    env = dict(os.environ, PYTHONIOENCODING="utf-8")
+    out = subprocess.run([sys.executable] + brain.split(), cwd=root, env=env,
+                         input=b"START 15\n\xe9\nTURN 8,\xff\nBEGIN\nEND\n",
+                         capture_output=True, timeout=60)
+    assert out.returncode == 0, out.stderr.decode()
+    lines = out.stdout.decode().splitlines()
+    assert lines[:3] == ["OK", "UNKNOWN \ufffd", "ERROR expected x,y numbers but got '8,\ufffd'"]
+    assert len(lines) == 4 and lines[3].count(",") == 1, lines

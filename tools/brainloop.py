@@ -19,8 +19,10 @@ its turn), ABOUT, END. Malformed or out-of-place input (TURN on the
 brain's turn too) gets one `ERROR <reason>` (an unknown command
 `UNKNOWN <word>`) and leaves the position as it was; a BOARD block is read
 to its DONE before anything is answered, so the loop stays in step. INFO
-is never answered, as the protocol asks: a bad INFO waits for the next
-BEGIN, TURN or BOARD, which gets its ERROR instead of a move. The
+is never answered, as the protocol asks: a bad INFO rule (or an INFO
+with no key) waits for the next BEGIN, TURN or BOARD, which gets its
+ERROR instead of a move; the other keys are not used, and their values
+not checked. The
 loop knows the board, not the rules: a move after a five is not refused.
 
 Its line handling (CommandLoop) and input checks (ProtocolError, parse_xy,
@@ -31,8 +33,6 @@ commands; this module imports neither the engine nor ai.
 import sys
 
 SIZE = 15
-_NUMERIC_INFO = ("timeout_turn", "timeout_match", "time_left", "max_memory",
-                 "game_type")
 
 
 class ProtocolError(Exception):
@@ -72,10 +72,10 @@ def rule_from_info(value):
         raise ProtocolError("INFO rule wants a number, got %r" % value) from None
     if bits < 0:
         raise ProtocolError("INFO rule %d is negative" % bits)
-    if bits & 8:
-        raise ProtocolError("INFO rule %d: caro is not supported" % bits)
     if bits >= 16:
         raise ProtocolError("INFO rule %d: no Gomocup rule has bits above 8" % bits)
+    if bits & 8:
+        raise ProtocolError("INFO rule %d: caro is not supported" % bits)
     return 4 if bits & 4 else (1 if bits & 1 else 0)
 
 
@@ -101,20 +101,16 @@ def check_rectstart(arg):
 
 def parse_info(arg):
     """INFO's 'key value' -> (key lower-cased, value); ProtocolError for no
-    key, a rule rule_from_info refuses, or a number key with no number."""
+    key or a rule rule_from_info refuses. The other keys' values are not
+    checked: these brains play by fixed limits, not by the clock or a
+    memory limit, and the protocol lets a brain ignore what it does not
+    use (a manager may send a negative time_left)."""
     key = info_key(arg)
     value = (arg.split(None, 1) + [""])[1].strip() if key else ""
     if not key:
         raise ProtocolError("INFO wants a key and a value")
     if key == "rule":
         rule_from_info(value)
-    elif key in _NUMERIC_INFO:
-        try:
-            n = number(value)
-        except ValueError:
-            raise ProtocolError("INFO %s wants a number, got %r" % (key, value)) from None
-        if n < 0:
-            raise ProtocolError("INFO %s %d is negative" % (key, n))
     return key, value
 
 
@@ -373,9 +369,17 @@ class BrainLoop(CommandLoop):
         return ['name="%s", version="1.0", country="-"' % self.name]
 
 
+def protocol_stdin():
+    """sys.stdin with bytes that are not text in its encoding read as
+    U+FFFD: such a line is answered (UNKNOWN or ERROR) like any bad one,
+    where a strict decoder would end the brain with a traceback."""
+    sys.stdin.reconfigure(errors="replace")
+    return sys.stdin
+
+
 def serve(choose, name="brain", stdin=None, stdout=None):
     """Run the brain loop around `choose` until END or the end of input."""
-    stdin = stdin or sys.stdin
+    stdin = stdin or protocol_stdin()
     stdout = stdout or sys.stdout
     loop = BrainLoop(choose, name)
     for line in iter(stdin.readline, ""):

@@ -23,8 +23,10 @@ Answers: a move `x,y`, `OK`, or `ERROR <reason>` / `UNKNOWN <command>` for
 malformed or unknown input, after which the brain keeps running and its
 game is unchanged; a BOARD block is read through DONE before it is
 answered, even with no game. INFO is never answered (the manager does not
-read it): a bad one (INFO rule 8, a number key with no number) is one
-ERROR at the next BEGIN, TURN or BOARD, in place of its move. Every line
+read it): a bad rule (INFO rule 8) or an INFO with no key is one ERROR
+at the next BEGIN, TURN or BOARD, in place of its move. The brain plays
+by its level's fixed limits: the time and memory keys are not used, and
+their values are not checked. Every line
 is flushed. The line handling and input checks (x,y, START sizes, INFO,
 BOARD lines) are tools/brainloop.py's, the reference brains' loop.
 """
@@ -45,7 +47,8 @@ if _TOOLS not in sys.path:
     sys.path.insert(0, _TOOLS)
 
 from brainloop import (  # noqa: E402
-    SIZE, CommandLoop, ProtocolError, board_stones, parse_info, parse_xy, rule_from_info)
+    SIZE, CommandLoop, ProtocolError, board_stones, parse_info, parse_xy,
+    protocol_stdin, rule_from_info)
 
 ABOUT = ('name="handheld-gomoku", version="1.0", author="Handheld Gomoku project", '
          'country="Internet", www="", email=""')
@@ -65,7 +68,6 @@ class Brain(CommandLoop):
         super().__init__()
         self.level = level
         self.rule = gomoku.FREESTYLE
-        self.info = {}
         self.game = None        # gomoku.Game once STARTed
         self.moves = []         # (x, y) in play order, for rebuilding
         self.own = None         # the brain's colour (1 black, 2 white) once it moved
@@ -139,7 +141,6 @@ class Brain(CommandLoop):
             if self.game is not None and rule != self.rule:
                 self.game, self.moves = self._new_game(self.moves, rule)
             self.rule = rule
-        self.info[key] = value
         return []
 
     def cmd_begin(self, arg):
@@ -216,7 +217,7 @@ def main(argv=None):
     if args.seed is not None:
         ai.seed(args.seed)
     brain = Brain(level=args.level)
-    for line in sys.stdin:
+    for line in protocol_stdin():
         for out in brain.handle(line):
             sys.stdout.write(out + "\n")
             sys.stdout.flush()
