@@ -7,7 +7,8 @@
                        [--udp PORT --peer PORT ...]
 
 With no front end named: a pygame window when a display is there, else the
-terminal view, else (no terminal either) headless. Headless runs play the
+terminal view; with neither, it stops and says so (--headless needs
+--script or --until: it has no keys to read). Headless runs play the
 script on the virtual clock as fast as the host allows (exactly repeatable);
 the window and terminal run in real time, and so does headless with
 --realtime or --udp: two simulators sharing the air over UDP must both
@@ -151,6 +152,8 @@ def main(argv=None):
     for opt, path in (("--shots", shots), ("--flash", flash)):
         try:
             os.makedirs(path, exist_ok=True)
+        except FileExistsError:
+            raise SystemExit("%s %s: a file, not a folder" % (opt, path)) from None
         except OSError as e:
             raise SystemExit("%s %s: %s" % (opt, path, e.strerror or e))
     medium = None

@@ -158,8 +158,12 @@ class Script:
 
     @classmethod
     def load(cls, path):
-        with open(path) as f:
-            return cls.parse(f.read(), path)
+        with open(path, encoding="utf-8") as f:
+            try:
+                text = f.read()
+            except UnicodeDecodeError as e:
+                raise ScriptError("%s: not UTF-8 text (byte %d)" % (path, e.start)) from None
+        return cls.parse(text, path)
 
     def end_ms(self):
         """When the run ends (ms since power-on); None with awaits, where

@@ -596,6 +596,7 @@ def test_cli_refuses_what_it_cannot_run(tmp_path, monkeypatch):
     from host_sim import window
     monkeypatch.setattr(window, "display_available", lambda: False)
     monkeypatch.setattr(sys.stdin, "isatty", lambda: False, raising=False)
+    (tmp_path / "utf16.txt").write_text("wait 10\n", encoding="utf-16")
     for args, why in (
             (["--headless"], r"^headless needs --script FILE or --until MS$"),
             ([], r"^no display and no terminal to draw on: run it in a terminal "
@@ -604,6 +605,10 @@ def test_cli_refuses_what_it_cannot_run(tmp_path, monkeypatch):
              r"^--peer needs --udp PORT$"),
             (["--headless", "--script", str(tmp_path / "none.txt")],
              r"^script: .*No such file.*none\.txt"),
+            (["--headless", "--script", str(tmp_path / "utf16.txt")],
+             r"^script: .*utf16\.txt: not UTF-8 text \(byte 0\)$"),
+            (["--headless", "--until", "5", "--shots", str(tmp_path / "utf16.txt")],
+             r"^--shots .*utf16\.txt: a file, not a folder$"),
             (["--until", "5", "--board", "nope"],
              r"^no board 'nope' \(have: .*\bsim\b.*\)$")):
         with pytest.raises(SystemExit, match=why):
