@@ -421,6 +421,7 @@ def test_cli_game_passes_its_arguments_on(monkeypatch, capsys, tmp_path):
     seen = []
     monkeypatch.setattr(mcu, "play_game", lambda *a, **kw: seen.append((a, kw)) or
                         {"error": None, "problems": []})
+    (tmp_path / "gomoku.py").write_text("")
     assert mcu.main(["game", "--level", "1", "--rule", "4", "--opening", "3", "--no-strip",
                      "--engine", str(tmp_path)]) == 0
     assert seen == [((1, 4, 3), {"strip": False, "engine": tmp_path})]
@@ -436,4 +437,10 @@ def test_cli_game_passes_its_arguments_on(monkeypatch, capsys, tmp_path):
             mcu.main(["game", "--level", level])
         assert "only level 1 fits the stock firmware's heap; tools/mcu_firmware.py" \
             in capsys.readouterr().err
+    # paths that are not there: one line each, before qemu starts
+    for args, why in ((["game", "--engine", str(tmp_path / "none")], "no gomoku.py there"),
+                      (["exec", "1", "--put", str(tmp_path / "none.py")], "no such file")):
+        with pytest.raises(SystemExit):
+            mcu.main(args)
+        assert capsys.readouterr().err.rstrip().endswith(why)
     assert seen == []

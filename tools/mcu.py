@@ -1085,6 +1085,11 @@ def main(argv=None):
     e.add_argument("code")
     e.add_argument("--put", nargs="*", default=[], help="files to upload first")
     a = ap.parse_args(argv)
+    if a.cmd == "game" and not (a.engine / "gomoku.py").is_file():
+        ap.error("--engine %s: no gomoku.py there" % a.engine)
+    for p in a.put if a.cmd == "exec" else ():
+        if not Path(p).is_file():
+            ap.error("--put %s: no such file" % p)
     if a.cmd == "game":
         rep = play_game(a.level, a.rule, a.opening, strip=not a.no_strip, engine=a.engine)
         print(json.dumps(rep, indent=1))
