@@ -167,11 +167,28 @@ def test_a_turn_made_between_polls_is_levelled_after_a_still_spell(chip):
     level after _RELEVEL_MS, and stays so. A deliberate hold of a few
     seconds (the cursor across the board) is far shorter."""
     src, t = make(chip)
-    t.angle[0] = 15000          # the turn back to level went unseen
     src.hold_still()
+    t.angle[0] = 15000          # the turn back to level went unseen
+    t.reset()                   # as after the AI's move
     evs = run(t, tilt._RELEVEL_MS + 200)
     assert evs and all(e == tilt.RIGHT for _, e in evs)
     assert evs[-1][0] - evs[0][0] > tilt._RELEVEL_MS - 300
     assert t.angle[0] == 0
     assert run(t, 10000) == []
     assert tilt._RELEVEL_MS >= 2 * 2500     # the held-tilt test's 2.5 s, twice over
+
+
+@pytest.mark.parametrize("chip", sorted(CHIPS))
+def test_a_long_hold_the_gyro_saw_is_never_taken_as_level(chip):
+    """The player holds the cursor against the edge for longer than
+    _RELEVEL_MS, then levels the device: the cursor stops there, and does
+    not run back the other way."""
+    src, t = make(chip)
+    src.set_tilt(60, 0)
+    run(t, 250)                 # 15 degrees right, as the gyro saw
+    src.hold_still()
+    evs = run(t, tilt._RELEVEL_MS + 1000)
+    assert evs and all(e == tilt.RIGHT for _, e in evs)
+    assert evs[-1][0] - evs[0][0] > tilt._RELEVEL_MS
+    back_to_level(src, t)
+    assert run(t, 10000) == []

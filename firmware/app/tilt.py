@@ -27,8 +27,9 @@ _FIRST_MS = const(450)       # pause before auto-repeat
 _SLOW_MS = const(300)        # first repeat interval
 _FAST_MS = const(90)         # fastest repeat interval
 _SETTLE_MS = const(1500)     # time constant of the return to level
-_RELEVEL_MS = const(6000)    # held still this long past the dead zone:
-                             # level (a turn made unseen, between polls)
+_RELEVEL_MS = const(6000)    # an angle carried over a spell without
+                             # polls, held still this long past the dead
+                             # zone: level (a turn made unseen)
 
 
 class Tilt:
@@ -42,6 +43,9 @@ class Tilt:
         self._due = [0, 0]          # ticks_ms of the next step per axis
         self._held = [0, 0]         # steps made in the current tilt
         self._still = [0, 0]        # ms held still past the dead zone
+        self._unseen = 0            # bit per axis: its angle is from before
+                                    # reset() and not yet back inside the
+                                    # dead zone
         self._last = None
         self._pending = 0
 
@@ -75,10 +79,13 @@ class Tilt:
         steps afresh. The angle stays, as the device most likely does:
         taken as level there, a device tilted through the spell read its
         return to level as a tilt the other way, for good. A turn made in
-        the spell is not seen; held still past the dead zone for
-        _RELEVEL_MS, the device is taken as level."""
+        the spell is not seen: until the angle comes back inside the dead
+        zone, held still past it for _RELEVEL_MS, the device is taken as
+        level. Never for a tilt the gyro saw: the player holding the
+        cursor against the edge, levelling, would send it back across."""
         self._held[0] = self._held[1] = 0
         self._still[0] = self._still[1] = 0
+        self._unseen = 3
         self._pending = 0
         self._last = None
 
@@ -108,7 +115,10 @@ class Tilt:
             ang = self.angle[a] + rate * dt // 1000
             if rate == 0 and -_DEAD < ang < _DEAD:
                 ang -= ang * dt // _SETTLE_MS
-            if rate or -_DEAD < ang < _DEAD:
+            if -_DEAD < ang < _DEAD:
+                self._unseen &= ~(1 << a)
+                self._still[a] = 0
+            elif rate or not self._unseen & (1 << a):
                 self._still[a] = 0
             else:
                 self._still[a] += dt
