@@ -345,6 +345,8 @@ class MatchRun:
             "frames_on_air": frames,
             "frames_per_move": round(frames / moves, 1) if moves else None,
             "sim_seconds": round(sim_clock.now_us() / 1e6, 1),
+            "radio_violations": sorted(set(v for n in self.nodes
+                                           for v in n.model.violations)),
         }
 
 
@@ -394,7 +396,9 @@ def main(argv=None):
         ("the games did not finish within %s simulated s" % s["sim_seconds"],
          not s["finished"]),
         ("%d game(s) diverged" % s["divergences"], s["divergences"]),
-        ("the devices disagree on a winner", not s["winners_agree"])) if failed]
+        ("the devices disagree on a winner", not s["winners_agree"]),
+        ("the radio driver broke the datasheet: " + ", ".join(s["radio_violations"]),
+         s["radio_violations"])) if failed]
     if bad:
         print("match: " + "; ".join(bad), file=sys.stderr)
         return 1

@@ -54,6 +54,8 @@ def run(instance0, instance1, loss=0.0, dup=0.0, reorder=0.0, delay_us=0,
         if sim_clock.now_us() > limit:
             raise TimeoutError("multitest: instances still running after "
                                "%d simulated ms" % limit_ms)
+    for n in nodes:
+        assert n.model.violations == [], n.model.violations   # the datasheet's rules
     return results
 
 

@@ -284,7 +284,7 @@ for i in range(50):
 micropython.heap_unlock()
 print(ok, n, bytes(buf[:8]), a, d.retries)
 """
-    out = upy.run(code, heapsize="64k", shims=True).strip()
+    out = upy.run(code, heapsize="96k", shims=True).strip()
     assert out == "True 8 b'ABCDEFGH' True 51"
 
 

@@ -409,7 +409,10 @@ def test_v2_ack_payload_and_noack_need_activate(old_air):
     _, a, b = old_air
     b.setup(True, B, A, dpl=False)
     a.setup(False, A, B, dpl=False)
+    b.cep(0)                                        # registers: in standby
     b.w(N.RX_PW_P0 + 1, 4)
+    b.cep(1)
+    sim_clock.advance_us(130)
     b.xfer(N.W_ACK_PAYLOAD | 1, *b"pong")          # not a command yet
     assert b.model.tx_fifo == []
     a.load(b"ping", N.W_TX_PAYLOAD_NOACK)          # nor this
@@ -419,6 +422,17 @@ def test_v2_ack_payload_and_noack_need_activate(old_air):
     sim_clock.advance_us(3000)
     assert a.status() & N.TX_DS and b.model.received == 1   # static width
     assert a.model.violations == [] and b.model.violations == []
+
+
+def test_a_register_written_in_rx_mode_is_a_violation_status_is_not(old_air):
+    # the command table: W_REGISTER in power down or standby only; STATUS
+    # is written while listening to clear RX_DR
+    _, a, b = old_air
+    b.setup(True, B, A, dpl=False)
+    b.w(N.STATUS, N.RX_DR)
+    assert b.model.violations == []
+    b.w(N.RF_CH, 40)
+    assert b.model.violations == ["W_REGISTER 0x05 in RX mode"]
 
 
 def test_activate_only_in_power_down_or_standby(old_air):

@@ -110,6 +110,8 @@ class NRF24L01:
         self._r2 = bytearray(2)
         self.rx = bytearray(32)
         self._tx = bytearray(32)
+        self._txaddr = bytearray(5)     # what TX_ADDR and RX_ADDR_P0 hold
+        self._txset = False
         # one view per length, made once: slicing would allocate per packet
         self._rxv = [memoryview(self.rx)[:n] for n in range(33)]
         self._txv = [memoryview(self._tx)[:n] for n in range(33)]
@@ -167,8 +169,21 @@ class NRF24L01:
         self.cs(1)
         return self._r2[1]
 
+    def _standby(self, reg):
+        """W_REGISTER is for power down and standby only (datasheet), save
+        STATUS, whose RX flags are cleared while listening: CE drops for a
+        write while listening. True: the caller raises it again."""
+        if self.listening and reg != _STATUS:
+            self.ce(0)
+            return True
+        return False
+
     def _reg_write(self, reg, val):
-        return self._cmd2(_W_REGISTER | reg, val)
+        rx = self._standby(reg)
+        st = self._cmd2(_W_REGISTER | reg, val)
+        if rx:
+            self.ce(1)
+        return st
 
     def _cmd2(self, cmd, val):
         """A command and one data byte; returns STATUS."""
@@ -180,11 +195,14 @@ class NRF24L01:
         return self._r2[0]
 
     def _reg_write_buf(self, reg, buf):
+        rx = self._standby(reg)
         self._b1[0] = _W_REGISTER | reg
         self.cs(0)
         self.spi.write(self._b1)
         self.spi.write(buf)
         self.cs(1)
+        if rx:
+            self.ce(1)
 
     def _cmd(self, cmd):
         """One-byte command; returns STATUS."""
@@ -226,10 +244,23 @@ class NRF24L01:
             raise ValueError("NRF24L01: at 250 kbps ard_us must be 500 or more")
 
     def open_tx_pipe(self, addr):
+        """Where send() goes; its ACKs come back on pipe 0, at the same
+        address. Written only when it changes: a send to the same peer
+        costs no register writes."""
         if len(addr) != 5:
             raise ValueError("NRF24L01 address must be 5 bytes")
-        self._reg_write_buf(_RX_ADDR_P0, addr)     # ACKs come back on pipe 0
+        a = self._txaddr
+        for i in range(5):
+            if a[i] != addr[i]:
+                break
+        else:
+            if self._txset:
+                return
+        self._reg_write_buf(_RX_ADDR_P0, addr)
         self._reg_write_buf(_TX_ADDR, addr)
+        for i in range(5):
+            a[i] = addr[i]
+        self._txset = True
 
     def open_rx_pipe(self, pipe, addr):
         if not 1 <= pipe <= 5:
@@ -375,6 +406,7 @@ class NRF24L01:
         self._reg_write(_RF_SETUP, rf & ~_RF_PWR)   # -18 dBm
         self._reg_write_buf(_RX_ADDR_P0, _NOBODY)
         self._reg_write_buf(_TX_ADDR, _NOBODY)
+        self._txset = False
         self._power_up(False)
         self._reg_write(_STATUS, _RX_DR | _TX_DS | _MAX_RT)
         self._cmd(_FLUSH_TX)

@@ -43,8 +43,9 @@ hears a packet only if it is in RX mode on the same channel and data rate,
 with the same address width and CRC, on an enabled pipe's address.
 
 `violations` lists things the datasheet forbids that a driver did (e.g. a
-CE pulse shorter than 10 us, TX before the oscillator started); tests
-assert it stays empty. MicroPython-compatible (runs on the unix port).
+CE pulse shorter than 10 us, TX before the oscillator started, a register
+other than STATUS written in RX mode); tests assert it stays empty.
+MicroPython-compatible (runs on the unix port).
 """
 import sim_clock
 
@@ -388,7 +389,14 @@ class NRF24L01Model:
         cmd = self._cmd
         data = bytes(self._data)
         if 0x20 <= cmd < 0x40:
-            self._write_reg(cmd & 0x1F, data)
+            reg = cmd & 0x1F
+            if reg != STATUS and data and self.mode == RX_MODE:
+                # the command table: power down and standby only (STATUS
+                # is how the RX flags are cleared while listening). Not
+                # flagged in TX: once CE falls the chip ends its packet on
+                # its own, and powering down then is how a send is dropped.
+                self.violations.append("W_REGISTER 0x%02x in RX mode" % reg)
+            self._write_reg(reg, data)
         elif cmd == ACTIVATE:
             self._activate(data)
         elif cmd == R_RX_PAYLOAD:
