@@ -63,19 +63,25 @@ def nonce_address(nonce):
     return address(0x10 + nonce % 0x30)
 
 
+def _xorshift16(x):
+    x ^= (x << 7) & 0xFFFF
+    x ^= x >> 9
+    return x ^ ((x << 8) & 0xFFFF)
+
+
 class Rand:
-    """xorshift32 for jitter and ids (seeded by the caller)."""
+    """Two xorshift16s for jitter and ids (seeded by the caller): 30 bits
+    a call. Every value stays a small int on the 32-bit ports (31 bits,
+    signed), so no call allocates; a 32-bit generator would, on most."""
 
     def __init__(self, seed):
-        self.s = (seed & 0xFFFFFFFF) or 0x2545F491
+        self.a = (seed & 0xFFFF) or 0x2545
+        self.b = ((seed >> 16) & 0xFFFF) or 0xF491
 
     def next(self):
-        s = self.s
-        s ^= (s << 13) & 0xFFFFFFFF
-        s ^= s >> 17
-        s ^= (s << 5) & 0xFFFFFFFF
-        self.s = s
-        return s
+        a = self.a = _xorshift16(self.a)
+        b = self.b = _xorshift16(self.b)
+        return ((a & 0x7FFF) << 15) ^ b
 
 
 class Link:
@@ -212,9 +218,10 @@ class Link:
             return False
         if not 1 <= b[1] <= _LAST_TYPE:
             return False
-        s = (b[3] << 24) | (b[4] << 16) | (b[5] << 8) | b[6]
-        c = crc16(b, n - 2, session_key(s))
-        return c == (b[n - 2] << 8) | b[n - 1]
+        # session_key(session_of(b)), without the 32-bit int a foreign
+        # session would be
+        key = 0xFFFF ^ ((b[3] << 8) | b[4]) ^ ((b[5] << 8) | b[6])
+        return crc16(b, n - 2, key) == (b[n - 2] << 8) | b[n - 1]
 
 
 def session_of(b):
