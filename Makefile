@@ -64,5 +64,8 @@ typecheck: venv
 lint: venv
 	$(VENV)/bin/ruff check .
 
+# Everything built; the simulators' flash (build/flash-*: saved games and
+# settings) stays.
 clean:
-	rm -rf build .pytest_cache
+	[ ! -d build ] || find build -mindepth 1 -maxdepth 1 ! -name 'flash-*' -exec rm -rf {} +
+	rm -rf .pytest_cache

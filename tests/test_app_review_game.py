@@ -521,7 +521,7 @@ def test_a_resumed_game_left_for_the_main_menu_is_not_resumed_again(flash):
 
 def test_moving_the_cursor_clears_a_refusal(flash):
     # "Taken: choose an empty point" is for the point refused: once the
-    # player steers elsewhere the message line is empty again
+    # player steers elsewhere the message line shows the keys again
     s = Script()
     s.start_two_players()
     s.place(7 * 15 + 7)
@@ -534,4 +534,5 @@ def test_moving_the_cursor_clears_a_refusal(flash):
     dev = run_device(board_sim, s.end(), flash)
     assert screen_text(dev.snaps["refused"], VIEW.message.h) == \
         ["Taken: choose an empty point"]
-    assert screen_text(dev.snaps["moved"], VIEW.message.h) == []
+    assert screen_text(dev.snaps["moved"], VIEW.message.h) == \
+        ["A: place  B: undo  X: menu"]

@@ -94,7 +94,7 @@ class _PlayMatch(_Match):
 
 
 def _play(m, steps):
-    app = _PlayApp(list(steps) + [(MENU, None)])
+    app = _PlayApp(list(steps) + [(MENU, None), (MENU, None)])   # leave? yes
     w = wireless.Wireless(app, None)
     w.m = m
     w.play()
@@ -122,8 +122,8 @@ def test_the_peers_rematch_wish_and_refused_undo_are_said(flash):
     white = [8 * 15 + x for x in range(4)]
     m = _PlayMatch([black[0]])
     app = _play(m, [(BACK, None)])
-    assert app.said[-1] == "No undo in a wireless match"
-    assert app.colours[-1] == ALERT
+    k = app.said.index("No undo in a wireless match")
+    assert app.colours[k] == ALERT
     # black made five; the peer asks for a rematch
     moves = [p for pair in zip(black, white) for p in pair] + [black[4]]
     m = _PlayMatch(moves)
@@ -131,6 +131,28 @@ def test_the_peers_rematch_wish_and_refused_undo_are_said(flash):
     app = _play(m, [(0, lambda: m.events.append(M.EV_REMATCH_ASKED)),
                     (0, None)])
     assert "Peer asks for a rematch: A" in app.said
+
+
+def test_leaving_in_a_game_asks_first_and_any_other_key_stays(flash):
+    """X in a game asks; A (or any key but X) answers "stay": the game and
+    its save go on, the link line is back. After the end, X leaves at once."""
+    m = _PlayMatch([7 * 15 + 7])
+    app = _play(m, [(MENU, None), (BACK, None)])
+    asked = app.said.index("Leave the match? X: leave  A: stay")
+    assert app.colours[asked] == ALERT
+    # B answered the question: not taken as an undo, and the link line shown
+    assert "No undo in a wireless match" not in app.said[asked:]
+    assert app.said[asked + 1].startswith("Code ")
+    # then the two X of _play: asked again, and left
+    assert app.said[-1] == "Leave the match? X: leave  A: stay"
+    black = [7 * 15 + x for x in range(5)]
+    white = [8 * 15 + x for x in range(4)]
+    m = _PlayMatch([p for pair in zip(black, white) for p in pair] + [black[4]])
+    app = _PlayApp([(MENU, None)])
+    w = wireless.Wireless(app, None)
+    w.m = m
+    w.play()                        # returns: one X left the ended match
+    assert "Leave the match? X: leave  A: stay" not in app.said
 
 
 def test_a_drawn_match_says_why_and_names_no_winner(flash):
@@ -191,6 +213,8 @@ def test_leaving_the_match_tells_the_peer(flash):
     start_hosting(s)
     s.place(7 * 15 + 7)
     s.wait(400)
+    s.tap("menu")
+    s.wait(300)
     s.tap("menu")
     s.wait(300)
     run_device(board_sim, s.end(), str(flash), dev=dev)

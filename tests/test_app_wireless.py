@@ -259,6 +259,7 @@ class _App:
         self.view = _View()
         self.said = []
         self.statuses = 0
+        self.keys_hint = "A: place  B: undo  X: menu"
 
     def update_status(self):
         self.statuses += 1
@@ -475,7 +476,9 @@ def test_the_winner_is_named_the_rematch_swaps_colours_leaving_forgets(flash):
     s.snap("rematch", status)
     s.place(7 * 15 + 7)     # the new game takes our stones
     s.wait(400)
-    s.tap("menu")           # X: leave the match
+    s.tap("menu")           # X: leave the match? the next X: yes
+    s.wait(300)
+    s.tap("menu")
     s.wait(300)
     snaps = run_device(board_sim, s.end(), str(flash), dev=dev).snaps
     assert peer.m.game_no == 1 and peer.m.my_colour == 1

@@ -4,6 +4,7 @@
 
 Commands (one a line, case-insensitive; x = column, y = row, 0-based):
   START 15            new game on a 15x15 board (other sizes: ERROR)
+  RECTSTART 15,15     the same (other sizes: ERROR)
   RESTART             new game, same settings
   INFO key value      rule (0 freestyle, 1 exactly five, 4 renju; bitmask,
                       2 "continuous" is ignored), timeout_turn, timeout_match,

@@ -20,6 +20,8 @@ from tilt import RIGHT, LEFT, UP, DOWN
 
 _STEP = {RIGHT: (1, 0), LEFT: (-1, 0), UP: (0, -1), DOWN: (0, 1)}
 _PAUSE_ITEMS = ("Resume", "Undo", "New game", "Main menu")
+# the message line when there is nothing to say: the keys of a game
+_KEYS = "A: place  B: undo  X: menu"
 
 # what a game ends with
 _TO_MENU = const(0)
@@ -103,6 +105,8 @@ class App:
         self.other = "AI"       # who plays the other colour
         self.cursor = 7 * N + 7
         self._five = bytearray(9)    # a winning row: 4 + the move + 4 at most
+        self.keys_hint = _KEYS      # wireless.py puts its own in a match
+        self._hint = (None, None)   # (keys_hint, the line it makes), made once
 
     # ---- boot ----------------------------------------------------------
     def run(self):
@@ -280,20 +284,31 @@ class App:
                              right, TEXT, SCREEN)
 
     def say(self, text, colour=TEXT):
-        """The message line; empty, it shows how to steer with keys (when
-        the board steers with keys)."""
-        c = self.controls
-        if not text and c.steer:
-            text, colour = self.steer_hint(), HINT
-        self.view.message.set(c.keys(text), colour, SCREEN)
+        """The message line; empty, it shows the keys (how to steer with
+        them, when they steer the board)."""
+        if not text:
+            self.view.message.set(self.hint(), HINT, SCREEN)
+        else:
+            self.view.message.set(self.controls.keys(text), colour, SCREEN)
 
-    def steer_hint(self):
+    def hint(self):
+        """The line say("") shows, made once per keys_hint: a cursor step
+        clears the message line, and allocates nothing for it."""
+        h = self._hint
+        if h[0] is self.keys_hint:
+            return h[1]
         c = self.controls
-        for hint in ("A: right  B: down  hold A: put stone",
-                     "A:right B:down hold A:stone"):
-            if len(c.keys(hint)) <= self.view.message.n:
-                break
-        return hint
+        n = self.view.message.n
+        if c.steer:
+            for line in ("A: right  B: down  hold A: put stone",
+                         "A:right B:down hold A:stone"):
+                if len(c.keys(line)) <= n:
+                    break
+        else:
+            line = self.keys_hint
+        line = c.keys(line)[:n]
+        self._hint = (self.keys_hint, line)
+        return line
 
     def turns(self):
         """The turn loop of one game: -> _TO_MENU or _REMATCH."""

@@ -101,8 +101,9 @@ class Menu:
         lcd.text(title, (lcd.width - len(title) * self.fw * scale) // 2, 6,
                  CURSOR, SCREEN, scale)
         for line in self.lines:
-            line.text = None
-        self.hint.text = self.hint2.text = None
+            line.lost()
+        self.hint.lost()
+        self.hint2.lost()
         c = self.controls
         how = c.pointer()
         if how:

@@ -15,14 +15,29 @@ class TextLine:
         self.fg = fg
         self.bg = bg
         self.text = None        # None: nothing drawn yet
+        self._set = None        # the string set() was last given
 
     def clear(self, bg=None):
         if bg is not None:
             self.bg = bg
         self.lcd.fill_rect(self.x, self.y, self.w, self.h, self.bg)
         self.text = " " * self.n
+        self._set = None
+
+    def filled(self):
+        """The screen under the line was filled with its background."""
+        self.text = " " * self.n
+        self._set = None
+
+    def lost(self):
+        """Something else drew over the line: the next set() draws it all."""
+        self.text = self._set = None
 
     def set(self, s, fg=None, bg=None):
+        if s == self._set and (fg is None or fg == self.fg) and \
+                (bg is None or bg == self.bg):
+            return              # as drawn: no padded copy to compare
+        given = s
         n = self.n
         if len(s) > n:
             s = s[:n]
@@ -35,8 +50,6 @@ class TextLine:
         elif self.text is None:
             self.clear()
         old = self.text
-        if s == old:
-            return
         i = 0
         while i < n:
             if s[i] == old[i]:
@@ -49,6 +62,7 @@ class TextLine:
                           self.bg)
             i = j
         self.text = s
+        self._set = given
 
     def center(self, s, fg=None, bg=None):
         pad = (self.n - len(s)) // 2

@@ -19,6 +19,8 @@ from tilt import RIGHT, LEFT, UP, DOWN
 PATH = savegame.MATCH
 _TMP = savegame.MATCH_TMP
 _STEP = (RIGHT, LEFT, UP, DOWN)
+_CANCEL = (BACK, MENU)
+_KEYS = "A: place  X: leave"    # the message line with nothing to say
 
 
 def forget():
@@ -37,6 +39,7 @@ class Wireless:
         self.game = None
         self.shown = None       # (state, peer's move) the link line shows
         self.saved = None       # (game_no, count, hash) of the last save
+        self.leaving = False    # X pressed in a game: asking to be sure
 
     def run(self, host, rule, host_colour, blob=None):
         """Pair (or resume) and play until the player leaves; -> None."""
@@ -69,17 +72,27 @@ class Wireless:
         while m.code is None:
             ev = c.wait(False)          # keys plainly: a tap cancels
             m.poll(time.ticks_ms())
-            if ev in (BACK, MENU):
+            if ev in _CANCEL:
                 return False
         return True
 
     def play(self):
         app = self.app
         m = self.m
-        c = app.controls
         app.human = m.my_colour
         app.other = "peer"
         app.rule = m.rule
+        keys = app.keys_hint
+        app.keys_hint = _KEYS
+        try:
+            self.turns()
+        finally:
+            app.keys_hint = keys
+
+    def turns(self):
+        app = self.app
+        m = self.m
+        c = app.controls
         ended = False
         c.settle()
         while True:
@@ -108,9 +121,23 @@ class Wireless:
                 self.show_link()
             if not ev:
                 continue
+            if self.leaving:
+                # the key answers the question; only X leaves
+                self.leaving = False
+                if ev == MENU:
+                    forget()
+                    return
+                self.shown = None           # the link line again
+                self.show_link()
+                continue
             if ev == MENU:
-                forget()
-                return
+                if ended:
+                    forget()
+                    return
+                # one stray tap must not end a game that cannot be resumed
+                self.leaving = True
+                app.say("Leave the match? X: leave  A: stay", ALERT)
+                continue
             if ended:
                 if ev == PLACE and m.rematch():
                     app.say("Rematch asked: waiting for the peer")
@@ -191,8 +218,9 @@ class Wireless:
         m = self.m
         p = m.last_peer_move
         shown = self.shown
-        if shown is not None and shown[0] == m.state and shown[1] == p:
-            return
+        if self.leaving or shown is not None and shown[0] == m.state and \
+                shown[1] == p:
+            return                  # the question stays until answered
         self.shown = (m.state, p)
         text = "Code %s  %s" % (m.code, m.state)
         if p is not None:
