@@ -429,3 +429,16 @@ def test_from_board_places_the_glass_at_its_x_and_y_offsets():
     d.pixel(134, 239, 0x001F)
     assert m.glass_pixel(0, 0) == 0xF800 and m.glass_pixel(134, 239) == 0x001F
     assert m.glass_pixel(1, 1) == 0x07E0 and m.errors == []
+
+
+@pytest.mark.parametrize("invert", [None, False, True])
+def test_from_board_takes_the_panels_inversion_from_the_board_file(invert):
+    # the chip's default (the ST7789's IPS glass: INVON) unless the board says
+    m = dc.board("st7789", 240, 240, 0, 0, 0)
+    cfg = {"chip": "st7789", "spi": dc.BUS, "baudrate": 40000000, "sck": 10,
+           "mosi": 11, "cs": dc.CS, "dc": dc.DC, "rst": dc.RST, "bl": dc.BL,
+           "width": 240, "height": 240}
+    if invert is not None:
+        cfg["invert"] = invert
+    lcd_base.from_board(cfg)
+    assert m.inverted is (True if invert is None else invert)

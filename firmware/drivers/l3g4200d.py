@@ -9,8 +9,12 @@ little-endian outputs, and waits (up to 50 ms) for the first sample.
 read_rates() allocates nothing.
 """
 import time
-
+from errno import EIO, ENODEV, ETIMEDOUT
 from micropython import const
+
+# what the ports raise for an address no chip ACKs (esp32's ETIMEDOUT is
+# its C library's 116, which its errno module gives)
+_ABSENT = (ENODEV, EIO, ETIMEDOUT)
 
 _WHO_AM_I = const(0x0F)
 _CHIP_ID = const(0xD3)
@@ -56,7 +60,7 @@ class L3G4200D:
         try:
             self._i2c.readfrom_mem_into(self._addr, _WHO_AM_I, self._one)
         except OSError as e:
-            if e.args and e.args[0] in (19, 5, 110, 116):
+            if e.args and e.args[0] in _ABSENT:
                 raise OSError(
                     "L3G4200D not found at I2C address 0x%02x on %r: nothing "
                     "answered; check wiring, power and the SDO address pin"

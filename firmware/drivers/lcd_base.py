@@ -379,7 +379,7 @@ def from_board(cfg):
     spi = SPI(cfg["spi"], baudrate=cfg["baudrate"], polarity=0, phase=0,
               sck=Pin(cfg["sck"]), mosi=Pin(cfg["mosi"]), **kw)
     # control pins after the bus: on rp2 a pin the SPI claimed by default
-    # (e.g. GPIO12, SPI1's MISO, the Pico-LCD-1.3's RST) becomes a GPIO again
+    # (GPIO8, SPI1's MISO, is the Pico-LCD-1.3's DC) becomes a GPIO again
 
     def pin(name):
         n = cfg.get(name)
@@ -389,5 +389,6 @@ def from_board(cfg):
                rotation=cfg.get("rotation", 0),
                x_offset=cfg.get("x_offset", 0),
                y_offset=cfg.get("y_offset", 0),
+               invert=cfg.get("invert"),
                check_id=cfg.get("miso") is not None,
                baudrate=cfg["baudrate"])

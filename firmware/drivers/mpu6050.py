@@ -20,8 +20,12 @@ enabled ones) and waits (up to 50 ms) for the first sample. The reads
 allocate nothing.
 """
 import time
-
+from errno import EIO, ENODEV, ETIMEDOUT
 from micropython import const
+
+# what the ports raise for an address no chip ACKs (esp32's ETIMEDOUT is
+# its C library's 116, which its errno module gives)
+_ABSENT = (ENODEV, EIO, ETIMEDOUT)
 
 _SMPLRT_DIV = const(0x19)
 _INT_ENABLE = const(0x38)
@@ -96,7 +100,7 @@ class MPU6050:
         try:
             self._i2c.readfrom_mem_into(self._addr, _WHO_AM_I, one)
         except OSError as e:
-            if e.args and e.args[0] in (19, 5, 110, 116):
+            if e.args and e.args[0] in _ABSENT:
                 raise OSError(
                     "MPU6050 not found at I2C address 0x%02x on %r: nothing "
                     "answered; check wiring, power and the AD0 address pin"
