@@ -1,6 +1,6 @@
 """The game as the player holds it: boot notes, resume offer, menu, turns, end.
 
-    app = App(lcd, controls, font_w, font_h, radio=None, notes=[...])
+    app = App(lcd, controls, font_w, font_h, has_radio=False, notes=[...])
     app.run()       # forever
 
 Every move is saved (savegame) before the next input is read; the move
@@ -84,13 +84,13 @@ def wrap(text, width):
 
 
 class App:
-    def __init__(self, lcd, controls, font_w=6, font_h=8, radio=None,
+    def __init__(self, lcd, controls, font_w=6, font_h=8, has_radio=False,
                  notes=()):
         self.lcd = lcd
         self.controls = controls
         self.fw = font_w
         self.fh = font_h
-        self.radio = radio
+        self.has_radio = has_radio   # it answered at boot: Wireless offered
         self.notes = list(notes)
         self.view = BoardView(lcd, font_w, font_h)
         self.settings = S.Settings()
@@ -119,7 +119,7 @@ class App:
         resume = None
         if saved is not None and self.offer_resume(saved):
             resume = saved
-        elif self.radio:
+        elif self.has_radio:
             before = _phase()
             self.offer_match()
             self.game = self.view.game = None
@@ -149,7 +149,7 @@ class App:
             self.levels = ai_levels()
         from menu import Menu
         m = Menu(self.lcd, self.controls, self.fw, self.fh, self.levels,
-                 bool(self.radio))
+                 self.has_radio)
         v = m.run(self.settings.values)
         self.settings.save()
         m = None

@@ -95,13 +95,13 @@ def make_radio():
 
 
 def check_radio(notes):
-    """-> make_radio if the radio answers and its CE and IRQ wires work (a
-    self-test that sends one packet no one hears), else None (and a note).
+    """-> True if the radio answers and its CE and IRQ wires work (a
+    self-test that sends one packet no one hears), else False (and a note).
     The driver is unloaded again: its code stays out of the heap until a
     wireless game."""
     cfg = getattr(board, "RADIO", None)
     if not cfg:
-        return None
+        return False
     what = "not found"
     try:
         r = make_radio()
@@ -110,12 +110,12 @@ def check_radio(notes):
             r.check_wires()
         if hasattr(r, "power_down"):
             r.power_down()
-        return make_radio
+        return True
     except _ERRORS as e:
         notes.append(_missing("Radio", cfg, "SPI%s" % cfg.get("spi"),
                               ("sck", "mosi", "miso", "cs", "ce", "irq"), e,
                               "Wireless match is off", what))
-        return None
+        return False
     finally:
         r = None
         sys.modules.pop(cfg.get("chip"), None)
@@ -133,7 +133,7 @@ def build_app():
     import controls
     import app
     tilt = build_tilt(notes)
-    radio = check_radio(notes) is not None
+    radio = check_radio(notes)
     keys = buttons.Buttons(board.BUTTONS)
     import lcd_base
     gc.collect()
