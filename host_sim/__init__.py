@@ -11,6 +11,9 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SHIMS = os.path.join(ROOT, "host_sim", "shims")
+# the longest a script (or --until) may run on the device clock: a game
+# takes minutes, and a mistyped time would keep a headless run busy for ever
+DAY_MS = 24 * 3600 * 1000
 CHIPS = os.path.join(ROOT, "host_sim", "chips")
 FIRMWARE_PATH = [os.path.join(ROOT, *p) for p in (
     ("firmware", "engine"), ("firmware", "drivers"), ("firmware", "app"),

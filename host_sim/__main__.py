@@ -43,16 +43,17 @@ def port(text):
     return n
 
 
-def at_least(least, what):
-    """An argparse type: an int of at least `least`."""
+def at_least(least, what, most=None):
+    """An argparse type: an int of at least `least` (and at most `most`)."""
     def number(text):
         try:
             n = int(text)
         except ValueError:
             n = None
-        if n is None or n < least:
-            raise argparse.ArgumentTypeError("%s is not %s (a whole number, "
-                                             "at least %d)" % (text, what, least))
+        if n is None or n < least or most is not None and n > most:
+            raise argparse.ArgumentTypeError(
+                "%s is not %s (a whole number, at least %d%s)" % (
+                    text, what, least, "" if most is None else ", at most %d" % most))
         return n
     return number
 
@@ -73,7 +74,7 @@ def parse(argv):
                          "(or the wall clock: --realtime)")
     p.add_argument("--script", help="events to play: timed, or awaiting text on the screen "
                         "(README, Headless scripts)")
-    p.add_argument("--until", type=at_least(0, "a time in ms"), metavar="MS",
+    p.add_argument("--until", type=at_least(0, "a time in ms", host_sim.DAY_MS), metavar="MS",
                    help="stop after MS of simulated time")
     p.add_argument("--shots", metavar="DIR", default=None,
                    help="where screenshots go (default: current dir)")

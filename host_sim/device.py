@@ -122,6 +122,9 @@ class Script:
                                          "%d ms (a script runs top to bottom)"
                                          % (v, t))
                     t = v if kind == "at" else t + v
+                    if t > host_sim.DAY_MS:
+                        raise ValueError("%s %d: the script would run past a "
+                                         "day of device time (%d ms)" % (kind, v, host_sim.DAY_MS))
                     continue
                 want = cls.KINDS.get(kind)
                 if want is None:
@@ -176,9 +179,12 @@ class Script:
         return self.events + [e for ev, evs, _ in self.parts for e in [ev] + evs]
 
 
+
 def _ms(word, what):
     """A script's time in whole ms; ValueError naming what it is for."""
     try:
+        if "_" in word:
+            raise ValueError    # int() takes 1_000; a script means digits
         return int(word)
     except ValueError:
         raise ValueError("%s: %r is not a whole number of ms" % (what, word)) \

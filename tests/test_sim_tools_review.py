@@ -79,9 +79,21 @@ def test_a_script_tilt_that_is_no_number_is_refused_at_its_line(line,
     assert str(e.value).startswith("script: %s:2: " % script), e.value
 
 
+@pytest.mark.parametrize("text, why", [
+    ("wait 99999999999999\n", "past a day of device time"),
+    ("at 1000\nwait 86399001\n", "past a day of device time"),
+    ("wait 1_000\n", "'1_000' is not a whole number of ms")])
+def test_a_script_time_that_is_no_plain_number_or_past_a_day_is_refused(text, why):
+    """`wait 99999999999999` was taken, and a headless run then simulated
+    for ever; `wait 1_000` read as 1000, as Python's int() reads it."""
+    with pytest.raises(device.ScriptError, match=why):
+        device.Script.parse(text)
+    device.Script.parse("at 1000\nwait 86399000\n")     # a day exactly
+
+
 @pytest.mark.parametrize("args, word", [
     (["--scale", "0"], "zoom"), (["--scale", "-3"], "zoom"),
-    (["--until", "-5"], "time in ms")])
+    (["--until", "-5"], "time in ms"), (["--until", "86400001"], "at most 86400000")])
 def test_cli_refuses_a_zoom_or_end_time_out_of_range(args, word, capsys):
     """--scale 0 opened a window with a screen of no size, --scale -3 said
     "no window: Cannot set negative sized display mode" (and, in a
