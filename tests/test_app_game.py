@@ -200,7 +200,10 @@ def test_renju_forbidden_point_refused_with_reason(flash):
     s.place(10 * 15 + 10)        # black plays elsewhere: accepted
     s.wait(100)
     snap_board(s, "after")
+    s.snap("status", [(x, y) for y in range(VIEW.status.h) for x in range(240)])
     rig = run_device(board_sim, s.end(), flash)
+    # the rule in play is named on the top line, beside the move count
+    assert screen_text(rig.snaps["status"], VIEW.status.h) == ["White to move", "Renju #9"]
     ref = gomoku.Game(gomoku.RENJU)
     order = []
     for k in range(4):
@@ -546,7 +549,7 @@ def test_undo_as_white_vs_ai_takes_back_both_and_stays_undone(flash):
     opened = board_from(rig, "opened")
     assert opened.count(1) == 1 and opened.count(2) == 0
     assert screen_text(rig.snaps["opened:status"], VIEW.status.h) == \
-        ["White (you) to move", "#1"]
+        ["White (you) to move", "Freestyle #1"]
     three = board_from(rig, "three")
     assert three.count(1) == 2 and three.count(2) == 1
     assert three[3 * 15 + 3] == 2

@@ -186,7 +186,7 @@ def test_back_on_an_empty_board_is_refused_and_play_goes_on(flash):
     assert dev.resets == 0
     assert screen_text(dev.snaps["msg"], VIEW.message.h) == ["Nothing to undo"]
     assert stones(dev, "one") == [7 * 15 + 8]
-    assert status(dev, "status") == ["White to move", "#1"]
+    assert status(dev, "status") == ["White to move", "Freestyle #1"]
 
 
 def test_the_status_line_follows_moves_and_undo(flash):
@@ -198,8 +198,8 @@ def test_the_status_line_follows_moves_and_undo(flash):
         s.place(i)
     s.wait(100)
     three, undone = status_around_undo(s, flash, 100)
-    assert three == ["White to move", "#3"]
-    assert undone == ["Black to move", "#2"]
+    assert three == ["White to move", "Freestyle #3"]
+    assert undone == ["Black to move", "Freestyle #2"]
 
 
 def test_vs_ai_the_status_names_you_and_undo_gives_the_turn_back(flash):
@@ -209,8 +209,8 @@ def test_vs_ai_the_status_names_you_and_undo_gives_the_turn_back(flash):
     s.place(7 * 15 + 7)
     s.wait(400)             # the AI answers
     two, none = status_around_undo(s, flash, 200)
-    assert two == ["Black (you) to move", "#2"]
-    assert none == ["Black (you) to move", "#0"]
+    assert two == ["Black (you) to move", "Freestyle #2"]
+    assert none == ["Black (you) to move", "Freestyle #0"]
 
 
 def test_main_menu_from_the_pause_menu_goes_to_the_start_menu(flash):
@@ -416,7 +416,7 @@ def test_a_new_game_from_the_pause_menu_shows_the_whole_status_line(flash):
     s.new_game_from_pause()
     snap_status(s, "status")
     dev = run_device(board_sim, s.end(), flash)
-    assert status(dev, "status") == ["Black to move", "#0"]
+    assert status(dev, "status") == ["Black to move", "Freestyle #0"]
 
 
 def test_stones_are_drawn_with_their_rims(flash):
@@ -475,7 +475,7 @@ def test_playing_white_you_beat_the_ai_and_undo_takes_back_only_your_five(
     assert [i for i in ALL if dev.snaps["bg"][i] == bv.WIN] == five
     assert sorted(stones(dev, "undone")) == sorted(moves)
     assert bv.WIN not in dev.snaps["undone:bg"]       # the five unmarked
-    assert status(dev, "status") == ["White (you) to move", "#9"]
+    assert status(dev, "status") == ["White (you) to move", "Freestyle #9"]
 
 
 def test_new_game_vs_ai_keeps_your_colour(flash):
@@ -493,7 +493,7 @@ def test_new_game_vs_ai_keeps_your_colour(flash):
     assert len(stones(dev, "three")) == 3
     again = dev.snaps["again"]
     assert again.count(bv.BLACK) == 1 and bv.WHITE not in again
-    assert status(dev, "status") == ["White (you) to move", "#1"]
+    assert status(dev, "status") == ["White (you) to move", "Freestyle #1"]
 
 
 def test_a_resumed_game_left_for_the_main_menu_is_not_resumed_again(flash):

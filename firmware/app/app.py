@@ -276,10 +276,13 @@ class App:
         return name
 
     def update_status(self):
+        """The top line: who is to move; the rule and the move count."""
         g = self.game
         left = self.who(g.turn) + " to move"
-        right = "#%d" % self.n
+        right = "%s #%d" % (RULE_NAMES[RULES.index(self.rule)], self.n)
         width = self.view.status.n
+        if len(left) + len(right) >= width:
+            right = right[right.index("#"):]
         self.view.status.set(left + " " * (width - len(left) - len(right)) +
                              right, TEXT, SCREEN)
 
