@@ -67,6 +67,12 @@ def test_vs_ai_full_game_to_winner_banner_and_rematch(flash):
     s.tap("place")                          # rematch
     s.wait(300)
     snap_board(s, "rematch")
+    for k, m in enumerate(moves):           # level 1 plays the game again
+        if (k & 1) + 1 == human:
+            s.place(m)
+            s.wait(250)
+    s.wait(300)
+    s.snap("banner2:text", band(VIEW.status.y, VIEW.status.h))
     rig = run_device(board_sim, s.end(), flash)
 
     assert board_from(rig, "mid") == expected(moves[:6])
@@ -74,7 +80,9 @@ def test_vs_ai_full_game_to_winner_banner_and_rematch(flash):
     assert [i for i in ALL if rig.snaps["mid:mark"][i] == bv.LAST] == [moves[5]]
     assert board_from(rig, "end") == expected(moves)
     assert rig.snaps["banner"] == [bv.BANNER, bv.BANNER]
-    assert screen_text(rig.snaps["banner:text"], VIEW.status.h) == ["AI wins"]
+    # the result, and the games won since the menu, this one counted
+    assert screen_text(rig.snaps["banner:text"], VIEW.status.h) == ["AI wins  You 0 AI 1"]
+    assert screen_text(rig.snaps["banner2:text"], VIEW.status.h) == ["AI wins  You 0 AI 2"]
     # the five is highlighted: its cells' corners turn WIN, no others
     bg = rig.snaps["end:bg"]
     win = [i for i in ALL if bg[i] == bv.WIN]
@@ -120,7 +128,12 @@ def test_two_players_undo_and_winner(flash):
     s.wait(100)
     snap_board(s, "unwon")
     s.snap("unwon:mark", [VIEW.center(i) for i in ALL])
+    s.place(black[4])       # the five again: the undone win was not counted
+    s.wait(300)
+    s.snap("again:text", band(VIEW.status.y, VIEW.status.h))
     rig = run_device(board_sim, s.end(), flash)
+    assert screen_text(rig.snaps["again:text"], VIEW.status.h) == \
+        ["Black wins!  Black 1 White 0"]
     assert board_from(rig, "slip") == expected([black[0], white[0], c + 40])
     assert board_from(rig, "undone") == expected([black[0], white[0]])
     order = [black[0], white[0], black[1]]
@@ -129,7 +142,7 @@ def test_two_players_undo_and_winner(flash):
     # after the undo the stone at c+40 was black's; black[1] is black's again
     assert board_from(rig, "end") == expected(order)
     assert rig.snaps["banner"] == [bv.BANNER]
-    assert screen_text(rig.snaps["banner:text"], VIEW.status.h) == ["Black wins!"]
+    assert screen_text(rig.snaps["banner:text"], VIEW.status.h) == ["Black wins!  Black 1 White 0"]
     assert [i for i in ALL if rig.snaps["end:bg"][i] == bv.WIN] \
         == black[:5]
     # undone: no five shown any more, the mark back on the move before
@@ -422,7 +435,7 @@ def test_end_screen_highlights_the_engines_winning_row(case, flash):
     s.snap("unwon:mark", [VIEW.center(i) for i in ALL])
     rig = run_device(board_sim, s.end(), flash)
     assert rig.snaps["banner"] == [bv.BANNER]
-    assert screen_text(rig.snaps["banner:text"], VIEW.status.h) == ["Black wins!"]
+    assert screen_text(rig.snaps["banner:text"], VIEW.status.h) == ["Black wins!  Black 1 White 0"]
     assert [i for i in ALL if rig.snaps["end:bg"][i] == bv.WIN] == want
     # the winning move taken back: neither row is shown, the mark is back
     # on the move before (white's last)

@@ -401,7 +401,7 @@ def test_white_making_five_is_named_the_winner(flash):
     s.snap("banner", band(VIEW.status.y, VIEW.status.h))
     s.snap("bg", [(VIEW.origin(i)[0] + 1, VIEW.origin(i)[1] + 1) for i in ALL])
     dev = run_device(board_sim, s.end(), flash)
-    assert screen_text(dev.snaps["banner"], VIEW.status.h) == ["White wins!"]
+    assert screen_text(dev.snaps["banner"], VIEW.status.h) == ["White wins!  Black 0 White 1"]
     assert [i for i in ALL if dev.snaps["bg"][i] == bv.WIN] == white
 
 
@@ -471,7 +471,7 @@ def test_playing_white_you_beat_the_ai_and_undo_takes_back_only_your_five(
     s.snap("undone:bg", [(VIEW.origin(i)[0] + 1, VIEW.origin(i)[1] + 1)
                          for i in ALL])
     dev = run_device(board_sim, s.end(), flash)
-    assert screen_text(dev.snaps["banner"], VIEW.status.h) == ["You win!"]
+    assert screen_text(dev.snaps["banner"], VIEW.status.h) == ["You win!  You 1 AI 0"]
     assert [i for i in ALL if dev.snaps["bg"][i] == bv.WIN] == five
     assert sorted(stones(dev, "undone")) == sorted(moves)
     assert bv.WIN not in dev.snaps["undone:bg"]       # the five unmarked

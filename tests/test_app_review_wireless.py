@@ -6,6 +6,7 @@ from test_app_wireless import (Peer, Script, _App, _Match, _View,  # host_sim fi
                                board_sim, run_device, start_hosting)
 
 import match as M  # noqa: E402
+import app  # noqa: E402
 import wireless  # noqa: E402
 from board_view import ALERT, TEXT  # noqa: E402
 from controls import BACK, MENU  # noqa: E402
@@ -35,6 +36,7 @@ class _DrawView(_View):
         self.status = self
         self.last = None
         self.banner = None
+        self.n = 39             # the status line's width on the sim board
 
     def draw_all(self):
         self.redraws += 1
@@ -69,6 +71,8 @@ class _PlayApp(_App):
 
     def why_drawn(self, g):
         return "Draw: black has no move"
+
+    banner = app.App.banner
 
 
 class _PlayMatch(_Match):
@@ -167,7 +171,7 @@ def test_a_drawn_match_says_why_and_names_no_winner(flash):
         m.put(i)
     assert m.game.winner == 3
     app = _play(m, [(0, None)])
-    assert app.view.banner == "Draw: black has no move"
+    assert app.view.banner == "Draw: black has no move  You 0 Peer 0"
     assert not app.five
 
 
@@ -219,3 +223,24 @@ def test_leaving_the_match_tells_the_peer(flash):
     s.wait(300)
     run_device(board_sim, s.end(), str(flash), dev=dev)
     assert peer.m.count >= 1 and peer.m.state == M.CLOSED
+
+
+def test_games_won_since_pairing_count_once_each_and_a_redraw_not_again(flash):
+    import gomoku
+    black = [7 * 15 + x for x in range(5)]
+    white = [8 * 15 + x for x in range(4)]
+    m = _PlayMatch([p for pair in zip(black, white) for p in pair] + [black[4]])
+    m.my_colour = 1
+    app = _PlayApp()
+    w = wireless.Wireless(app, None)
+    w.m = m
+    w.new_board()
+    w.end_banner()
+    assert app.view.banner == "You win!  You 1 Peer 0"
+    w.new_board()                   # a resync redraws the same ended game
+    w.end_banner()
+    assert app.view.banner == "You win!  You 1 Peer 0"
+    m.game = gomoku.Game(0)         # the rematch: the win is counted now
+    m.count = 0
+    w.new_board()
+    assert bytes(w.score) == bytes((0, 1, 0))

@@ -483,7 +483,7 @@ def test_the_winner_is_named_the_rematch_swaps_colours_leaving_forgets(flash):
     snaps = run_device(board_sim, s.end(), str(flash), dev=dev).snaps
     assert peer.m.game_no == 1 and peer.m.my_colour == 1
     assert peer.m.game.stone(7, 7) == 2
-    assert screen_text(snaps["won"], VIEW.status.h) == ["You win!"]
+    assert screen_text(snaps["won"], VIEW.status.h) == ["You win!  You 1 Peer 0"]
     # white now: the peer (black) opens the new game, and may have already
     line = screen_text(snaps["rematch"], VIEW.status.h)[0]
     assert line.startswith(("Black (peer) to move", "White (you) to move")), line

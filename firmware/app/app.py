@@ -106,6 +106,8 @@ class App:
         self.cursor = 7 * N + 7
         self._five = bytearray(9)    # a winning row: 4 + the move + 4 at most
         self.keys_hint = _KEYS      # wireless.py puts its own in a match
+        self.score = bytearray(3)   # games won in this run of rematches:
+                                    # [1] you (vs AI) or black, [2] the other
         self._hint = (None, None)   # (keys_hint, the line it makes), made once
 
     # ---- boot ----------------------------------------------------------
@@ -220,6 +222,8 @@ class App:
 
     # ---- one game and its rematches --------------------------------------
     def play(self, resume=None):
+        score = self.score
+        score[1] = score[2] = 0
         while True:
             if resume is None:
                 savegame.clear()    # a new game: the old one is given up
@@ -483,24 +487,39 @@ class App:
     def end_screen(self):
         """Winner banner and the five; -> _REMATCH, _TO_MENU, or None (undone)."""
         g = self.game
-        view = self.view
+        r = 0
         if g.winner == 3:
             text = self.why_drawn(g)
         else:
             self.show_five(g)
             if self.human:
-                text = "You win!" if g.winner == self.human else "AI wins"
+                r = 1 if g.winner == self.human else 2
+                text = "You win!" if r == 1 else "AI wins"
             else:
-                text = ("Black" if g.winner == 1 else "White") + " wins!"
-        view.status.center(text, BANNER_TEXT, BANNER)
+                r = g.winner
+                text = ("Black" if r == 1 else "White") + " wins!"
+        self.banner(text, self.score, r,
+                    ("You", "AI") if self.human else ("Black", "White"))
         self.say("A: rematch  X: menu  B: undo")
         ev = self.wait_key((PLACE, MENU, BACK))
         if ev == PLACE:
+            if r:
+                self.score[r] += 1      # an undone end counts for nothing
             return _REMATCH
         if ev == MENU:
             return _TO_MENU
         self.undo()
         return None
+
+    def banner(self, text, score, r, names):
+        """The end banner: the result, and the games won in this run of
+        rematches, this one (r: 1 names[0], 2 names[1], 0 a draw) counted,
+        when the line has room for both."""
+        line = "%s  %s %d %s %d" % (text, names[0], score[1] + (r == 1),
+                                    names[1], score[2] + (r == 2))
+        if len(line) > self.view.status.n:
+            line = text
+        self.view.status.center(line, BANNER_TEXT, BANNER)
 
     # ---- wireless --------------------------------------------------------
     def play_radio(self, blob=None):

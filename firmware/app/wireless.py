@@ -11,7 +11,7 @@ import os
 import time
 import match as M
 import savegame
-from board_view import ALERT, TEXT, BANNER, BANNER_TEXT
+from board_view import ALERT, TEXT, BANNER
 from settings import RULES, RULE_NAMES
 from controls import PLACE, BACK, MENU
 from tilt import RIGHT, LEFT, UP, DOWN
@@ -40,6 +40,8 @@ class Wireless:
         self.shown = None       # (state, peer's move) the link line shows
         self.saved = None       # (game_no, count, hash) of the last save
         self.leaving = False    # X pressed in a game: asking to be sure
+        self.score = bytearray(3)   # games won since pairing: [1] me, [2] peer
+        self.ended = None       # (game, 0 draw / 1 me / 2 peer) on the banner
 
     def run(self, host, rule, host_colour, blob=None):
         """Pair (or resume) and play until the player leaves; -> None."""
@@ -166,6 +168,10 @@ class Wireless:
     def new_board(self):
         app = self.app
         m = self.m
+        e = self.ended
+        if e is not None and e[0] is not m.game:
+            self.score[e[1]] += 1       # a new game, not that one redrawn
+            self.ended = None
         self.game = m.game
         app.game = m.game
         app.n = 0
@@ -233,11 +239,13 @@ class Wireless:
     def end_banner(self):
         app = self.app
         g = self.m.game
+        r = 0
         if g.winner == 3:
             text = app.why_drawn(g)
         else:
             app.show_five(g)
-            text = "You win!" if g.winner == self.m.my_colour else \
-                "The peer wins"
-        app.view.status.center(text, BANNER_TEXT, BANNER)
+            r = 1 if g.winner == self.m.my_colour else 2
+            text = "You win!" if r == 1 else "The peer wins"
+        self.ended = (g, r)
+        app.banner(text, self.score, r, ("You", "Peer"))
         app.say("A: rematch  X: leave")
