@@ -303,6 +303,24 @@ def test_board_block_ends_at_done_in_any_case():
     assert out == ["OK", "0,0"] and loop.stones == [(7, 7, 2), (0, 0, 1)]
 
 
+def test_end_inside_an_unfinished_board_block_ends_the_brain():
+    # a manager that aborts mid-block must not be left waiting on a brain
+    # that reads END as one more row
+    loop, choose, out = loop_with("START 15", "BEGIN", "BOARD", "7,7,2", "end")
+    assert out == ["OK", "0,0"] and loop.done
+    assert loop.stones == [(0, 0, 1)] and len(choose.calls) == 1
+
+
+def test_an_error_quoting_a_huge_input_stays_one_short_line():
+    huge = "9" * 5000
+    loop, choose, out = loop_with("START 15", "TURN %s,7" % huge, "INFO rule " + huge,
+                                  "BEGIN", "BOARD", "1,%s" % huge, "DONE")
+    assert [line[:6] for line in out] == ["OK"] + ["ERROR "] * 3
+    assert all(len(line) <= 6 + brainloop.ERROR_TEXT_MAX for line in out)
+    assert out[1].startswith("ERROR expected x,y") and out[1].endswith("...")
+    assert loop.stones == [] and choose.calls == []
+
+
 def test_a_full_board_is_an_error_not_a_question_to_choose():
     # 113 opponent and 112 own stones fill the board: nothing left to play
     loop, choose, _ = loop_with("START 15")

@@ -39,6 +39,17 @@ class ProtocolError(Exception):
     """Bad input: answered with ERROR, the position is left as it was."""
 
 
+ERROR_TEXT_MAX = 160
+
+
+def error_line(text):
+    """'ERROR <text>' for the manager, the text cut at ERROR_TEXT_MAX
+    characters: a reason quotes the input, which may be any length."""
+    if len(text) > ERROR_TEXT_MAX:
+        text = text[:ERROR_TEXT_MAX - 3] + "..."
+    return "ERROR " + text
+
+
 def number(text):
     """int() of ASCII digits, a leading minus allowed; ValueError for
     anything else, such as the '1_4' and other scripts' digits int() takes."""
@@ -154,7 +165,8 @@ class CommandLoop:
     calls `cmd_<word>(arg)` and returns the answer lines (ERROR for a
     ProtocolError, UNKNOWN for a word with no cmd_). A BOARD block is read
     to DONE whatever the state, then given to `_board_done(lines)`; a
-    SWAP2BOARD block is read to DONE and answered UNKNOWN."""
+    SWAP2BOARD block is read to DONE and answered UNKNOWN. END (never a
+    row) ends the brain inside a block too, leaving the position as it was."""
 
     def __init__(self):
         self.board_lines = None  # collecting BOARD (or SWAP2BOARD) ... DONE
@@ -180,7 +192,7 @@ class CommandLoop:
         try:
             return fn(arg.strip())
         except ProtocolError as e:
-            return ["ERROR " + str(e)]
+            return [error_line(str(e))]
 
     def _info(self, fn, arg):
         """INFO is never answered: the manager does not read the brain after
@@ -200,7 +212,7 @@ class CommandLoop:
         """The ERROR line for the INFO problems waiting, which it clears."""
         text = "; ".join(self.info_errors.values())
         self.info_errors = {}
-        return "ERROR " + text
+        return error_line(text)
 
     def _check_turn(self, to_move, brain, cmd):
         """ProtocolError unless `to_move` (1 black, 2 white; 0 the game is
@@ -226,6 +238,9 @@ class CommandLoop:
         return []
 
     def _board_line(self, line):
+        if line.upper() == "END":           # the manager gave up on the block
+            self.board_lines = None
+            return self.cmd_end("")
         if line.upper() != "DONE":
             if line:
                 self.board_lines.append(line)
@@ -238,7 +253,7 @@ class CommandLoop:
         try:
             return self._board_done(lines)
         except ProtocolError as e:
-            return ["ERROR " + str(e)]
+            return [error_line(str(e))]
 
     def _board_done(self, lines):
         raise NotImplementedError
