@@ -161,6 +161,37 @@ def test_a_device_tilted_through_a_pause_stops_when_levelled(chip):
 
 
 @pytest.mark.parametrize("chip", sorted(CHIPS))
+def test_a_wrong_guess_of_level_is_undone_by_the_same_rule(chip):
+    """The tilt the gyro saw is still held when the AI answers (reset()):
+    after _RELEVEL_MS it is taken as level, wrongly. Levelled, the device
+    reads as tilted the other way; the cursor runs back for one
+    _RELEVEL_MS, not for good: the turn through the dead zone does not
+    make that wrong level trusted."""
+    src, t = make(chip)
+    src.set_tilt(60, 0)
+    run(t, 250)                 # 15 degrees right, as the gyro saw
+    src.hold_still()
+    t.reset()                   # as after the AI's move
+    run(t, tilt._RELEVEL_MS + 1000)
+    assert t.angle[0] == 0      # taken as level
+    back_to_level(src, t)
+    evs = run(t, 20000)
+    assert evs and all(e == tilt.LEFT for _, e in evs)
+    assert evs[-1][0] - evs[0][0] < tilt._RELEVEL_MS + 500
+    assert t.angle[0] == 0
+    src.set_tilt(60, 0)         # a step right and back: a turn seen into
+    run(t, 250)                 # the dead zone, so the level is trusted
+    back_to_level(src, t)       # again, and a tilt held at the edge stays
+    src.set_tilt(60, 0)
+    run(t, 250)
+    src.hold_still()
+    evs = run(t, tilt._RELEVEL_MS + 1000)
+    assert evs[-1][0] - evs[0][0] > tilt._RELEVEL_MS
+    back_to_level(src, t)
+    assert run(t, 10000) == []
+
+
+@pytest.mark.parametrize("chip", sorted(CHIPS))
 def test_a_turn_made_between_polls_is_levelled_after_a_still_spell(chip):
     """Levelled while no one polled (during the AI's move), the device
     still reads as tilted: held still past the dead zone, it is taken as

@@ -44,8 +44,10 @@ class Tilt:
         self._held = [0, 0]         # steps made in the current tilt
         self._still = [0, 0]        # ms held still past the dead zone
         self._unseen = 0            # bit per axis: its angle is from before
-                                    # reset() and not yet back inside the
-                                    # dead zone
+                                    # reset() and not yet turned back inside
+                                    # the dead zone
+        self._guessed = 0           # bit per axis: levelled by _RELEVEL_MS
+                                    # and not turned out of the dead zone since
         self._last = None
         self._pending = 0
 
@@ -82,10 +84,14 @@ class Tilt:
         the spell is not seen: until the angle comes back inside the dead
         zone, held still past it for _RELEVEL_MS, the device is taken as
         level. Never for a tilt the gyro saw: the player holding the
-        cursor against the edge, levelling, would send it back across."""
+        cursor against the edge, levelling, would send it back across.
+        That level is a guess (the player may still be holding the tilt):
+        the axis stays unseen until a turn brings it back inside the dead
+        zone, so a wrong guess is undone by the same rule."""
         self._held[0] = self._held[1] = 0
         self._still[0] = self._still[1] = 0
         self._unseen = 3
+        self._guessed = 0
         self._pending = 0
         self._last = None
 
@@ -115,15 +121,19 @@ class Tilt:
             ang = self.angle[a] + rate * dt // 1000
             if rate == 0 and -_DEAD < ang < _DEAD:
                 ang -= ang * dt // _SETTLE_MS
+            bit = 1 << a
             if -_DEAD < ang < _DEAD:
-                self._unseen &= ~(1 << a)
+                if not self._guessed & bit:
+                    self._unseen &= ~bit
                 self._still[a] = 0
-            elif rate or not self._unseen & (1 << a):
+            elif rate or not self._unseen & bit:
+                self._guessed &= ~bit
                 self._still[a] = 0
             else:
                 self._still[a] += dt
                 if self._still[a] >= _RELEVEL_MS:
                     ang = 0
+                    self._guessed |= bit
             if ang > _LIMIT:
                 ang = _LIMIT
             elif ang < -_LIMIT:
