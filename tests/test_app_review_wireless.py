@@ -9,7 +9,7 @@ import match as M  # noqa: E402
 import app  # noqa: E402
 import wireless  # noqa: E402
 from board_view import ALERT, TEXT  # noqa: E402
-from controls import BACK, MENU  # noqa: E402
+from controls import BACK, MENU, PLACE  # noqa: E402
 
 
 class _Keys:
@@ -89,6 +89,9 @@ class _PlayMatch(_Match):
         self.moves[self.count] = i
         self.count += 1
 
+    def send_move(self, x, y):
+        self.put(y * 15 + x)
+
     def poll(self, now):
         return self.events.pop(0) if self.events else None
 
@@ -157,6 +160,35 @@ def test_leaving_in_a_game_asks_first_and_any_other_key_stays(flash):
     w.m = m
     w.play()                        # returns: one X left the ended match
     assert "Leave the match? X: leave  A: stay" not in app.said
+
+
+def test_a_leave_question_the_screen_no_longer_shows_is_dropped(flash):
+    """The peer's winning move, or a resync redraw, while "Leave the
+    match?" is up: the next A asks a rematch or places a stone, it is not
+    taken as an answer to a question gone from the screen."""
+    black = [7 * 15 + x for x in range(5)]
+    white = [8 * 15 + x for x in range(4)]
+    m = _PlayMatch([p for pair in zip(black[:4], white) for p in pair])
+    m.my_colour = 2
+    asked = []
+    m.rematch = lambda: asked.append(1) or True
+    app = _PlayApp([(MENU, None), (0, lambda: m.put(black[4])), (0, None),
+                    (PLACE, None), (0, None), (MENU, None)])
+    w = wireless.Wireless(app, None)
+    w.m = m
+    w.play()
+    assert asked == [1] and app.said[-1] == "Rematch asked: waiting for the peer"
+
+    m = _PlayMatch([7 * 15 + 7])
+    m.my_colour = 2
+    app = _PlayApp([(MENU, None), (0, lambda: m.events.append(M.EV_SYNCED)),
+                    (0, None), (PLACE, None), (MENU, None), (MENU, None)])
+    app.cursor = 0
+    w = wireless.Wireless(app, None)
+    w.m = m
+    w.play()
+    assert m.count == 2                 # the A placed white's stone
+    assert app.said[-1] == "Leave the match? X: leave  A: stay"
 
 
 def test_a_drawn_match_says_why_and_names_no_winner(flash):

@@ -173,6 +173,7 @@ class Wireless:
             self.score[e[1]] += 1       # a new game, not that one redrawn
             self.ended = None
         self.game = m.game
+        self.leaving = False            # a question the new screen does not show
         app.game = m.game
         app.n = 0
         app.view.attach(m.game)
@@ -247,5 +248,6 @@ class Wireless:
             r = 1 if g.winner == self.m.my_colour else 2
             text = "You win!" if r == 1 else "The peer wins"
         self.ended = (g, r)
+        self.leaving = False            # X now leaves at once, A asks a rematch
         app.banner(text, self.score, r, ("You", "Peer"))
         app.say("A: rematch  X: leave")
