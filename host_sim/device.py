@@ -88,6 +88,7 @@ class Script:
     @classmethod
     def parse(cls, text, name="<script>"):
         t = 0
+        before = 0                      # the parts above the one being read
         events = []                     # the part being read
         first = None                    # the events before any await
         parts = []                      # [await event, its part's events, end]
@@ -105,6 +106,7 @@ class Script:
                     else:
                         parts[-1][1:] = [events, t]
                     parts.append([ev, [], 0])
+                    before += t
                     t = 0
                     events = []
                     continue
@@ -122,9 +124,10 @@ class Script:
                                          "%d ms (a script runs top to bottom)"
                                          % (v, t))
                     t = v if kind == "at" else t + v
-                    if t > host_sim.DAY_MS:
+                    if before + t > host_sim.DAY_MS:
                         raise ValueError("%s %d: the script would run past a "
-                                         "day of device time (%d ms)" % (kind, v, host_sim.DAY_MS))
+                                         "day of device time (%d ms), its "
+                                         "parts added up" % (kind, v, host_sim.DAY_MS))
                     continue
                 want = cls.KINDS.get(kind)
                 if want is None:

@@ -82,6 +82,7 @@ def test_a_script_tilt_that_is_no_number_is_refused_at_its_line(line,
 @pytest.mark.parametrize("text, why", [
     ("wait 99999999999999\n", "past a day of device time"),
     ("at 1000\nwait 86399001\n", "past a day of device time"),
+    ("wait 86400000\nawait You\nwait 1\n", "past a day of device time"),
     ("wait 1_000\n", "'1_000' is not a whole number of ms")])
 def test_a_script_time_that_is_no_plain_number_or_past_a_day_is_refused(text, why):
     """`wait 99999999999999` was taken, and a headless run then simulated
