@@ -226,6 +226,69 @@ def test_text_stays_inside_its_line_and_is_centred(w, pad):
     assert len(xs) == len("Blackwins!") and abs(left - right) <= fw
 
 
+def test_a_line_set_as_drawn_paints_nothing_and_a_lost_one_all():
+    lcd = Glass()
+    line = TextLine(lcd, 0, 0, 60, 12, 6, 8, 1, 0)      # 10 cells
+    line.set("Black")
+    lcd.texts.clear()
+    lcd.fills.clear()
+    line.set("Black")
+    line.set("Black   ")                  # the same cells, padded
+    assert lcd.texts == [] and lcd.fills == []
+    line.set("Bla")                       # shorter: only the gone cells
+    assert [t[0] for t in lcd.texts] == ["  "]
+    lcd.texts.clear()
+    line.set("Bla", fg=2)                 # a new colour: all of it again
+    assert lcd.fills and "".join(t[0] for t in lcd.texts).strip() == "Bla"
+    lcd.texts.clear()
+    line.lost()
+    line.set("Bla")
+    assert "".join(t[0] for t in lcd.texts).strip() == "Bla"
+    lcd.texts.clear()
+    line.filled()                         # background under it: text again
+    line.set("Bla")
+    assert "".join(t[0] for t in lcd.texts) == "Bla"
+
+
+TEXTLINE_LOCKED = """
+import micropython
+from textline import TextLine
+
+
+class Glass:
+    def __init__(self):
+        self.n = 0
+
+    def fill_rect(self, x, y, w, h, c):
+        self.n += 1
+
+    def text(self, s, x, y, fg, bg):
+        self.n += 1
+
+
+lcd = Glass()
+line = TextLine(lcd, 0, 0, 240, 12, 6, 8, 1, 0, 2)
+text = "Black to move   Freestyle #%d" % 3
+line.set(text)
+drawn = lcd.n
+micropython.heap_lock()
+try:
+    line.set(text)                        # every cursor step sets the line
+    line.set(text, 1, 0)
+finally:
+    micropython.heap_unlock()
+assert lcd.n == drawn
+print("no allocation")
+"""
+
+
+def test_a_line_set_as_drawn_allocates_nothing_on_micropython():
+    """The status and hint lines are set on every cursor step: unchanged,
+    they must cost no heap (no padded copy to compare)."""
+    import upy
+    assert "no allocation" in upy.run(TEXTLINE_LOCKED)
+
+
 # ---- the start menu --------------------------------------------------------
 
 def write_settings(flash, mode, level=1, rule=0, black=0):
