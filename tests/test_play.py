@@ -114,6 +114,13 @@ def test_a_wrong_answer_is_asked_again():
     assert "New game: standard (exactly five), AI level 2, you play white" in out
 
 
+def test_the_colour_question_takes_the_words_the_option_takes():
+    out = run("0\n1\nwhite\nq\n")
+    assert "Please answer" not in out and "you play white" in out
+    out = run("0\n1\nBlack\nq\n")
+    assert "Please answer" not in out and "you play black" in out
+
+
 def test_help_and_every_quit_word():
     out = run("0\n1\nb\n?\nexit\nh8\n")
     assert out.count(play.HELP) == 2                # at the start, and on ?

@@ -89,13 +89,18 @@ class TerminalGame:
         self.g = None
         self.moves = []
 
-    def ask(self, prompt, choices, default):
+    def ask(self, prompt, choices, default, words=None):
+        """One of `choices`, or the one a word in `words` stands for (as
+        "white" for "w"); the default for an empty answer; asked again
+        otherwise."""
         while True:
             ans = self.read("%s [%s] (%s): " % (prompt, "/".join(choices), default)).strip().lower()
             if not ans:
                 return default
             if ans in QUIT:
                 raise Quit
+            if words:
+                ans = words.get(ans, ans)
             if ans in choices:
                 return ans
             self.write("Please answer one of: %s" % ", ".join(choices))
@@ -110,7 +115,8 @@ class TerminalGame:
             level = int(self.ask("AI level", levels, str(self.level)))
         if colour is None:
             colour = self.ask("Play black (moves first) or white", ["b", "w"],
-                              "b" if self.human == 1 else "w")
+                              "b" if self.human == 1 else "w",
+                              {"black": "b", "white": "w"})
         self.rule, self.level = rule, level
         self.human = 1 if colour[0] == "b" else 2
         self.g = gomoku.Game(rule)
