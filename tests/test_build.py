@@ -428,6 +428,27 @@ def test_deploy_dry_run_prints_the_command_and_runs_nothing(built, monkeypatch,
     assert mpys == {p.name for p in (root / "pico_lcd13" / "lib").iterdir()}
 
 
+def test_deploy_says_what_it_copies_and_refuses_a_port_that_is_not_there(
+        built, monkeypatch, capsys):
+    """The full mpremote command (an embedded script and every .mpy path)
+    buried mpremote's own answer; a serial port that does not exist got
+    mpremote's "it may be in use by another program"."""
+    root = built["pico_lcd13"][0]
+    ran = []
+    monkeypatch.setattr(deploy.subprocess, "call", lambda cmd: ran.append(cmd) or 0)
+    assert deploy.main(["--board", "pico_lcd13", "--build", str(root),
+                        "--port", "/dev/gomoku-no-such-tty"]) == 1
+    out, err = capsys.readouterr()
+    assert ran == [] and "there is no /dev/gomoku-no-such-tty" in err
+    assert deploy.main(["--board", "pico_lcd13", "--build", str(root),
+                        "--port", "u0"]) == 0
+    out, err = capsys.readouterr()
+    n = len(list((root / "pico_lcd13" / "lib").iterdir()))
+    assert out.splitlines() == ["deploy: %d modules and main.py to pico_lcd13 on u0, "
+                                "through mpremote (--dry-run prints its command)" % n]
+    assert len(ran) == 1 and ran[0][1:3] == ["connect", "u0"]
+
+
 def _board_check(code, platform, mpy):
     """Run deploy's board-side check as a board with this sys.platform and
     sys.implementation._mpy would: its message if it refuses, else None."""
@@ -498,8 +519,8 @@ def test_deploy_failure_hint_names_the_port_it_tried(built, monkeypatch,
     assert "on auto" not in err
     assert "plugged in" in err and "PORT=" in err, err
     assert deploy.main(["--board", "pico_lcd13", "--build", str(root),
-                        "--port", "/dev/ttyACM0"]) == 1
-    assert "is the board on /dev/ttyACM0" in capsys.readouterr().err
+                        "--port", "a0"]) == 1         # mpremote's /dev/ttyACM0
+    assert "is the board on a0" in capsys.readouterr().err
 
 
 def check_game(out, board, expected, winner):

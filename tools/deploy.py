@@ -28,6 +28,7 @@ shortcut such as a0 (/dev/ttyACM0) or u0 (/dev/ttyUSB0).
 """
 import argparse
 import json
+import os
 import re
 import shlex
 import subprocess
@@ -196,10 +197,18 @@ def main(argv=None):
     except (DeployError, _build.BuildError) as e:
         print("deploy: %s" % e, file=sys.stderr)
         return 1
-    shown = " ".join(shlex.quote(c) for c in cmd)
-    print(shown, flush=True)
     if args.dry_run:
+        print(" ".join(shlex.quote(c) for c in cmd))
         return 0
+    if args.port.startswith("/dev/") and not os.path.exists(args.port):
+        print("deploy: there is no %s: is the board plugged in over USB? "
+              "(PORT=auto takes the first USB serial port)" % args.port,
+              file=sys.stderr)
+        return 1
+    print("deploy: %d modules and main.py to %s on %s, through mpremote "
+          "(--dry-run prints its command)"
+          % (sum(c.endswith(".mpy") for c in cmd), args.board, args.port),
+          flush=True)
     rc = subprocess.call(cmd)
     if rc:
         where = ("is the board on %s" % args.port if args.port != "auto" else
