@@ -246,6 +246,23 @@ def test_a_repair_takes_back_the_joiners_moves_the_host_lacks():
     assert b.game.stone(x, y) == 0
 
 
+def test_events_waiting_stay_one_of_each_kind_however_many_packets_come():
+    """A STATUS that disagrees with the joiner (host's side, session and
+    CRC right) is an EV_SYNCED each time: an app taking one event a loop
+    while six packets arrive in each let the list grow without end."""
+    _, b, feed, _ = setup_pair(moves=5)
+    for i in range(50):
+        for _ in range(6):
+            feed.inbox.append(packet(L.STATUS, b.game_no, b.count, (0x12, 0x34, 0),
+                                     seq=i, b=b))
+        b.poll(NOW[0])
+    assert b.stats["divergences"] > 50
+    assert len(b.events) == len(set(b.events)) <= 2, b.events
+    b.events[:] = [M.EV_LOST, M.EV_BACK]
+    b._event(M.EV_LOST)                 # the latest change reads last
+    assert b.events == [M.EV_BACK, M.EV_LOST]
+
+
 def test_illegal_moves_on_the_hosts_turn_are_counted_not_applied():
     _, b, feed, _ = setup_pair()
     # our own (white) move first: now black (the host) is to move

@@ -48,6 +48,9 @@ Events from poll():
     EV_REMATCH_ASKED the peer wants a rematch (call m.rematch() to accept)
     EV_NEW_GAME      both agreed: a fresh m.game, colours swapped
     EV_PEER_LEFT     the peer closed the match
+An event already waiting is not queued twice (it moves to the end): the
+app reads the match's state (m.moves, m.game) after an event, not one
+change per event.
 The end of a game is m.game.winner != 0; both devices hold the same move
 list, so they agree on it.
 
@@ -250,7 +253,7 @@ class Match:
             if (st == PAIRED or st == RESYNCING) and \
                     td(now_ms, self._heard) > _LOST_MS:
                 self.state = LOST
-                self.events.append(EV_LOST)
+                self._event(EV_LOST)
             if td(now_ms, self._status_due) >= 0:
                 self._send_status(now_ms)
         self._prune()
@@ -297,6 +300,15 @@ class Match:
     def _pop(self):
         return self.events.pop(0) if self.events else None
 
+    def _event(self, ev):
+        # an event already waiting moves to the end instead of queueing
+        # twice: the list stays as short as the kinds of event however many
+        # packets come between two polls, and its order is that of the
+        # latest changes (LOST, BACK, LOST reads BACK, LOST)
+        if ev in self.events:
+            self.events.remove(ev)
+        self.events.append(ev)
+
     @staticmethod
     def _nonce_at(b, p):
         return (b[p] << 24) | (b[p + 1] << 16) | (b[p + 2] << 8) | b[p + 3]
@@ -326,7 +338,7 @@ class Match:
             ln.listen_on(L.joiner_address(self.session))
         self.state = state
         self._synced = state == PAIRED
-        self.events.append(EV_PAIRED)
+        self._event(EV_PAIRED)
 
     def _forget_offer(self):
         self.link.drop(L.JOIN)
@@ -366,7 +378,7 @@ class Match:
         self.last_peer_move = None
         self.my_colour = self._colour()
         self.link.drop(L.MOVE)
-        self.events.append(EV_NEW_GAME)
+        self._event(EV_NEW_GAME)
 
     def _prune(self):
         """Forget queued moves the lists no longer hold (after a repair)."""
@@ -487,14 +499,14 @@ class Match:
         elif typ == L.BYE:
             self._ack(seq, L.BYE)
             self.state = CLOSED
-            self.events.append(EV_PEER_LEFT)
+            self._event(EV_PEER_LEFT)
             self.link.radio.power_down()
 
     def _heard_now(self, now):
         self._heard = now
         if self.state == LOST:
             self.state = RESYNCING
-            self.events.append(EV_BACK)
+            self._event(EV_BACK)
             self._status_due = now
 
     def _on_move(self, game, seq, idx, b, p, plen, now):
@@ -531,7 +543,7 @@ class Match:
         self._record(y * 15 + x)
         st["moves_applied"] += 1
         self.last_peer_move = (x, y)
-        self.events.append(EV_MOVE)
+        self._event(EV_MOVE)
         self._ack(seq, L.MOVE)
 
     def _on_status(self, game, count, b, p, plen, now):
@@ -554,12 +566,12 @@ class Match:
             if self.rematch_wanted:
                 self._new_game(self.game_no + 1)
                 return
-            self.events.append(EV_REMATCH_ASKED)
+            self._event(EV_REMATCH_ASKED)
         if count == self.count and ph == self._hash:
             if self.state == RESYNCING:
                 self.state = PAIRED
                 self._synced = True
-                self.events.append(EV_SYNCED)
+                self._event(EV_SYNCED)
             if pflags & _S_RESYNC:
                 self._reply_status(now)
             return
@@ -583,7 +595,7 @@ class Match:
             self._truncate(0)
             self.state = RESYNCING
             self._synced = False
-            self.events.append(EV_SYNCED)
+            self._event(EV_SYNCED)
             self._reply_status(now)
 
     def _send_hist(self, start, repair):
@@ -657,7 +669,7 @@ class Match:
         st["resyncs"] += 1
         st["moves_synced"] += nm
         self._find_peer_move()
-        self.events.append(EV_SYNCED)
+        self._event(EV_SYNCED)
         self._reply_status(now)
 
     def _on_rematch(self, game, seq):
@@ -671,4 +683,4 @@ class Match:
             if self.rematch_wanted:
                 self._new_game(game)
             else:
-                self.events.append(EV_REMATCH_ASKED)
+                self._event(EV_REMATCH_ASKED)
