@@ -244,8 +244,10 @@ def test_snapshot_rejects_corruption():
         wrong.extend((c >> 8, c & 0xFF))
         with pytest.raises(ValueError):
             M.Match.restore(na.radio, bytes(wrong))
-    with pytest.raises(ValueError):
-        M.Match(na.radio, host=True, rule=3)
+    for rule, colour in ((3, 1), (4.0, 1), (True, 1), (0, 1.0), (0, True)):
+        # 4.0 and True pass `in (0, 1, 4)`, and the first save failed on them
+        with pytest.raises(ValueError, match="rule|host_colour"):
+            M.Match(na.radio, host=True, rule=rule, host_colour=colour)
     fresh = M.Match(na.radio, host=True, seed=1)
     with pytest.raises(ValueError):
         fresh.snapshot()                         # nothing to save yet

@@ -140,9 +140,10 @@ def check_snapshot(b):
 class Match:
     def __init__(self, radio, host=True, rule=gomoku.FREESTYLE, host_colour=1,
                  seed=None, now_ms=None, _restore=None):
-        if rule not in (gomoku.FREESTYLE, gomoku.STANDARD, gomoku.RENJU):
-            raise ValueError("unknown rule %r" % (rule,))
-        if host_colour not in (1, 2):
+        if type(rule) is not int or rule not in (gomoku.FREESTYLE, gomoku.STANDARD,
+                                                 gomoku.RENJU):
+            raise ValueError("unknown rule %r" % (rule,))   # 4.0 too: it is saved as a byte
+        if type(host_colour) is not int or host_colour not in (1, 2):
             raise ValueError("host_colour must be 1 (black) or 2 (white)")
         self.link = L.Link(radio, _seed() if seed is None else seed)
         self.stats = self.link.stats
