@@ -528,3 +528,36 @@ def test_the_hosts_black_setting_gives_the_peer_black(flash):
     snaps = run_device(board_sim, s.end(), str(flash), dev=dev).snaps
     assert snaps == {} and peer.m.code is not None
     assert peer.m.my_colour == 1 and peer.m.count >= 1
+
+
+def test_a_new_match_gives_up_the_game_left_at_the_menu(flash):
+    """A game left through the pause menu's Main menu, then a match hosted
+    and reset mid-way: the boot offered the old game, and the match (the
+    peer waiting) only if that was declined."""
+    from host_sim import device
+    dev = device.Device(board_sim, str(flash))
+    Peer(dev.medium)
+    s = Script()
+    s.start_two_players()
+    s.place(7 * 15 + 7)
+    s.wait(100)
+    for _ in range(4):
+        s.tap("menu")       # pause: Resume, Undo, New game, Main menu
+    s.tap("place")
+    s.wait(300)
+    s.tap("menu")           # Mode: 2 players
+    s.tap("place")          # Wireless
+    for _ in range(3):
+        s.tap("menu")       # Rule, Black, Start
+    s.tap("place")
+    s.wait(200)
+    s.tap("place")          # A: host
+    s.wait(1500)            # the peer joins
+    s.place(7 * 15 + 3)
+    s.wait(400)
+    s.reset()
+    s.wait(1500)
+    s.snap("offer", band(0, 60))
+    snaps = run_device(board_sim, s.end(), str(flash), dev=dev).snaps
+    assert "Wireless match saved" in screen_text(snaps["offer"], 60)
+    assert not os.path.exists(os.path.join(str(flash), "gomoku.sav"))

@@ -60,6 +60,8 @@ class Wireless:
                              host_colour=host_colour)
         # no `finally`: a reset or a fault leaves the match open, to resume
         if self.m.code is not None or self.pair(host):
+            if blob is None:
+                savegame.clear()    # a new game: the one left at the menu is given up
             self.play()
         self.m.close()
 
