@@ -192,6 +192,26 @@ def test_a_wrong_guess_of_level_is_undone_by_the_same_rule(chip):
 
 
 @pytest.mark.parametrize("chip", sorted(CHIPS))
+def test_a_menu_takes_no_steps_from_a_tilt_held_into_it(chip):
+    """reset(quiet=True), as a menu opens: the tilt the device is held at
+    steps nothing; once it has been level, tilts step as ever."""
+    src, t = make(chip)
+    src.set_tilt(60, 0)
+    run(t, 250)                 # 15 degrees right, held
+    src.hold_still()
+    assert run(t, 600)          # the board's cursor steps
+    t.reset(True)
+    assert run(t, tilt._RELEVEL_MS // 2) == []
+    back_to_level(src, t)
+    assert run(t, 2000) == []   # the way back is no step either
+    src.set_tilt(60, 0)
+    run(t, 250)
+    src.hold_still()
+    evs = run(t, 600)
+    assert evs and all(e == tilt.RIGHT for _, e in evs)
+
+
+@pytest.mark.parametrize("chip", sorted(CHIPS))
 def test_a_turn_made_between_polls_is_levelled_after_a_still_spell(chip):
     """Levelled while no one polled (during the AI's move), the device
     still reads as tilted: held still past the dead zone, it is taken as

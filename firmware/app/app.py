@@ -441,7 +441,7 @@ class App:
     def pause_menu(self):
         k = 0
         c = self.controls
-        c.settle()
+        c.settle(True)
         while True:
             self.say("Paused: < %s >  X: next  A: ok" % _PAUSE_ITEMS[k],
                      BANNER)

@@ -120,11 +120,12 @@ class Controls:
         time.sleep_ms(POLL_MS)
         return self.poll(None, steer)
 
-    def settle(self):
-        """Forget tilt and repeats (after a long computation or a screen)."""
+    def settle(self, menu=False):
+        """Forget tilt and repeats (after a long computation or a screen);
+        menu: a tilt carried in steps nothing until the device is level."""
         self._rep_ev = 0
         self._held = None
         if hasattr(self.buttons, "clear"):
             self.buttons.clear()    # no presses queued while busy
         if self.tilt is not None:
-            self.tilt.reset()
+            self.tilt.reset(menu)

@@ -114,7 +114,7 @@ class Menu:
             self.hint2.center(c.keys("A: change/start"))
         for k in range(5):
             self._draw(k, v)
-        self.controls.settle()
+        self.controls.settle(True)
         while True:
             ev = self.controls.wait(False)
             if not ev:

@@ -48,6 +48,7 @@ class Tilt:
                                     # the dead zone
         self._guessed = 0           # bit per axis: levelled by _RELEVEL_MS
                                     # and not turned out of the dead zone since
+        self._quiet = False         # reset(True): no steps while unseen
         self._last = None
         self._pending = 0
 
@@ -76,7 +77,7 @@ class Tilt:
         self.reset()
         return self.bias
 
-    def reset(self):
+    def reset(self, quiet=False):
         """After a spell without polls (a long AI move, a screen): start the
         steps afresh. The angle stays, as the device most likely does:
         taken as level there, a device tilted through the spell read its
@@ -87,11 +88,14 @@ class Tilt:
         cursor against the edge, levelling, would send it back across.
         That level is a guess (the player may still be holding the tilt):
         the axis stays unseen until a turn brings it back inside the dead
-        zone, so a wrong guess is undone by the same rule."""
+        zone, so a wrong guess is undone by the same rule.
+        quiet (a menu): an axis makes no steps until it has been seen
+        level, so a tilt held into the menu does not run through it."""
         self._held[0] = self._held[1] = 0
         self._still[0] = self._still[1] = 0
         self._unseen = 3
         self._guessed = 0
+        self._quiet = quiet
         self._pending = 0
         self._last = None
 
@@ -139,6 +143,8 @@ class Tilt:
             elif ang < -_LIMIT:
                 ang = -_LIMIT
             self.angle[a] = ang
+            if self._quiet and self._unseen & bit:
+                continue
             step = self._step(a, ang, now)
             if step:
                 if ev:
