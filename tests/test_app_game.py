@@ -610,6 +610,75 @@ def test_the_pause_menu_back_resumes_and_left_steps_back(flash):
     assert board_from(rig, "undo") == [0] * 225
 
 
+def cursor_at(rig, label):
+    return [i for i in ALL if rig.snaps[label][i] == bv.CURSOR]
+
+
+def test_a_tilt_held_into_the_pause_menu_moves_nothing_there(flash):
+    """Steering right, the player opens the pause menu: the held tilt ran
+    through its items (Undo, New game, ...) until A picked one. Now the
+    menu stays on Resume until the device has been level."""
+    s = Script()
+    s.start_two_players()
+    s.place(7 * 15 + 7)
+    s.at("tilt", 60, 0)     # 15 degrees right, and held
+    s.wait(250)
+    s.at("tilt", 0, 0)
+    s.wait(700)
+    s.tap("menu")           # pause, still tilted
+    s.wait(2500)
+    s.tap("place")          # A: the item shown, Resume
+    s.at("tilt", -60, 0)    # levelled
+    s.wait(250)
+    s.at("tilt", 0, 0)
+    s.wait(300)
+    snap_board(s, "after")
+    rig = run_device(board_sim, s.end(), flash)
+    assert board_from(rig, "after") == expected([7 * 15 + 7])
+
+
+def test_a_key_held_in_the_pause_menu_or_at_the_banner_stays_there(flash):
+    """down held to step the pause menu, then B (resume) with it still
+    held: the cursor ran to the board's edge. Likewise left held at the
+    end banner, then B (undo)."""
+    s = Script()
+    s.start_two_players()
+    s.place(7 * 15 + 7)
+    s.wait(100)
+    s.tap("menu")           # pause: Resume
+    s.at("press", "down")   # Undo, New game, ... repeating
+    s.wait(600)
+    s.tap("back")           # B: resume, down still held
+    s.wait(1000)
+    s.at("release", "down")
+    s.wait(200)
+    s.snap("resumed", [VIEW.origin(i) for i in ALL])
+    rig = run_device(board_sim, s.end(), flash)
+    assert cursor_at(rig, "resumed") == [7 * 15 + 7]
+
+    s = Script()
+    s.black_wins_two_players()
+    s.at("press", "left")
+    s.wait(600)
+    s.tap("back")           # B: undo, left still held
+    s.wait(1000)
+    s.at("release", "left")
+    s.wait(200)
+    s.snap("undone", [VIEW.origin(i) for i in ALL])
+    rig = run_device(board_sim, s.end(), flash)
+    assert cursor_at(rig, "undone") == [7 * 15 + 7]     # black's last stone
+
+
+def test_a_new_game_starts_with_the_cursor_on_the_centre(flash):
+    s = Script()
+    s.start_two_players()
+    s.place(7 * 15 + 9)
+    s.new_game_from_pause()
+    s.snap("new", [VIEW.origin(i) for i in ALL])
+    rig = run_device(board_sim, s.end(), flash)
+    assert cursor_at(rig, "new") == [7 * 15 + 7]
+
+
 def test_a_won_game_leaves_nothing_to_resume(flash):
     s = Script()
     s.black_wins_two_players()

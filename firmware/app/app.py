@@ -260,6 +260,8 @@ class App:
             return False
         if g.winner:
             savegame.clear()    # over, as apply() leaves a game that ends
+        if resume is None:
+            self.cursor = 7 * N + 7
         self.game = g
         view = self.view
         view.attach(g)
@@ -457,6 +459,7 @@ class App:
                 break
             elif ev == PLACE:
                 break
+        c.settle()                  # a key held in the menu stays there
         self.say("")
         if k == 1:
             self.undo()
@@ -508,6 +511,7 @@ class App:
             return _REMATCH
         if ev == MENU:
             return _TO_MENU
+        self.controls.settle()      # a key held at the banner stays there
         self.undo()
         return None
 
