@@ -637,6 +637,19 @@ def test_a_tilt_held_into_the_pause_menu_moves_nothing_there(flash):
     assert board_from(rig, "after") == expected([7 * 15 + 7])
 
 
+def cursor_after_b_with_a_key_held(s, key, flash):
+    """From a screen that reads keys plainly: `key` held (it repeats), B
+    tapped while it is, then let go: -> where the board's cursor is."""
+    s.at("press", key)
+    s.wait(600)
+    s.tap("back")
+    s.wait(1000)
+    s.at("release", key)
+    s.wait(200)
+    s.snap("after", [VIEW.origin(i) for i in ALL])
+    return cursor_at(run_device(board_sim, s.end(), flash), "after")
+
+
 def test_a_key_held_in_the_pause_menu_or_at_the_banner_stays_there(flash):
     """down held to step the pause menu, then B (resume) with it still
     held: the cursor ran to the board's edge. Likewise left held at the
@@ -645,28 +658,12 @@ def test_a_key_held_in_the_pause_menu_or_at_the_banner_stays_there(flash):
     s.start_two_players()
     s.place(7 * 15 + 7)
     s.wait(100)
-    s.tap("menu")           # pause: Resume
-    s.at("press", "down")   # Undo, New game, ... repeating
-    s.wait(600)
-    s.tap("back")           # B: resume, down still held
-    s.wait(1000)
-    s.at("release", "down")
-    s.wait(200)
-    s.snap("resumed", [VIEW.origin(i) for i in ALL])
-    rig = run_device(board_sim, s.end(), flash)
-    assert cursor_at(rig, "resumed") == [7 * 15 + 7]
-
+    s.tap("menu")           # pause: Resume; down steps Undo, New game, ...
+    assert cursor_after_b_with_a_key_held(s, "down", flash) == [7 * 15 + 7]
     s = Script()
     s.black_wins_two_players()
-    s.at("press", "left")
-    s.wait(600)
-    s.tap("back")           # B: undo, left still held
-    s.wait(1000)
-    s.at("release", "left")
-    s.wait(200)
-    s.snap("undone", [VIEW.origin(i) for i in ALL])
-    rig = run_device(board_sim, s.end(), flash)
-    assert cursor_at(rig, "undone") == [7 * 15 + 7]     # black's last stone
+    # B undoes black's five; the cursor stays on its last stone
+    assert cursor_after_b_with_a_key_held(s, "left", flash) == [7 * 15 + 7]
 
 
 def test_a_new_game_starts_with_the_cursor_on_the_centre(flash):

@@ -51,10 +51,12 @@ class Peer:
         sim_clock.call_at(sim_clock.now_us() + 10000, self.tick)
 
 
-def start_hosting(s):
+def start_hosting(s, steps=2):
+    """From the start menu: Mode stepped `steps` times to Wireless (2 from
+    vs AI, 1 from 2 players), Start, A: host; the peer joins."""
     s.tap("menu")           # Mode
-    s.tap("place")          # 2 players
-    s.tap("place")          # Wireless
+    for _ in range(steps):
+        s.tap("place")      # (2 players) Wireless
     for _ in range(3):
         s.tap("menu")       # Rule, Black, Start
     s.tap("place")
@@ -545,14 +547,7 @@ def test_a_new_match_gives_up_the_game_left_at_the_menu(flash):
         s.tap("menu")       # pause: Resume, Undo, New game, Main menu
     s.tap("place")
     s.wait(300)
-    s.tap("menu")           # Mode: 2 players
-    s.tap("place")          # Wireless
-    for _ in range(3):
-        s.tap("menu")       # Rule, Black, Start
-    s.tap("place")
-    s.wait(200)
-    s.tap("place")          # A: host
-    s.wait(1500)            # the peer joins
+    start_hosting(s, 1)     # the menu is back on 2 players
     s.place(7 * 15 + 3)
     s.wait(400)
     s.reset()
