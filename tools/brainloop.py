@@ -238,10 +238,11 @@ class CommandLoop:
         return []
 
     def _board_line(self, line):
-        if line.upper() == "END":           # the manager gave up on the block
+        word = line.upper()
+        if word == "END":                   # the manager gave up on the block
             self.board_lines = None
             return self.cmd_end("")
-        if line.upper() != "DONE":
+        if word != "DONE":
             if line:
                 self.board_lines.append(line)
             return []

@@ -168,17 +168,21 @@ class App:
             y += lh
 
     def wait_key(self, keys, ms=0):
-        """-> the first event in keys, or 0 after ms (0: wait forever)."""
+        """-> the first event in keys, or 0 after ms (0: wait forever). A
+        key held on this screen does not act on the next."""
         c = self.controls
         c.settle()
         waited = 0
         while True:
             ev = c.wait(False)
             if ev in keys:
-                return ev
+                break
             waited += 20
             if ms and waited >= ms:
-                return 0
+                ev = 0
+                break
+        c.settle()
+        return ev
 
     def show_note(self, note):
         """The note until a key, or time to read it: 5 s, 60 ms a character
@@ -511,7 +515,6 @@ class App:
             return _REMATCH
         if ev == MENU:
             return _TO_MENU
-        self.controls.settle()      # a key held at the banner stays there
         self.undo()
         return None
 

@@ -40,10 +40,10 @@ class TextLine:
                 old.count(" ", k) == n - k and \
                 (fg is None or fg == self.fg) and (bg is None or bg == self.bg):
             return              # as drawn: no padded copy to compare
-        if len(s) > n:
+        if k > n:
             s = s[:n]
-        elif len(s) < n:
-            s = s + " " * (n - len(s))
+        elif k < n:
+            s = s + " " * (n - k)
         if (fg is not None and fg != self.fg) or (bg is not None and bg != self.bg):
             if fg is not None:
                 self.fg = fg
