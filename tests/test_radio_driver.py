@@ -399,3 +399,24 @@ def test_an_abandoned_send_start_is_neither_sent_later_nor_reported(pair):
     assert b.recv() == 5
     b.power_down()
     assert a.send(b"nobody hears") is False and a.lost == 1
+
+
+def test_power_up_waits_out_a_slow_crystal():
+    # Tpd2stby is 1.5 ms only for a crystal of Ls < 30 mH; 4.5 ms at 90 mH.
+    # A CE pulse before the oscillator runs is one the chip may miss: every
+    # send from power down would then be lost.
+    sim_clock.reset()
+    machine.forget_all()
+    med = Medium(seed=5)
+    models = []
+    for i in (0, 1):
+        models.append(N.NRF24L01Model(14 + 100 * i, 22 + 100 * i, med,
+                                      tpd2stby_us=4500))
+        machine.attach_spi(i * 10, 5 + 100 * i, models[i], "nrf%d" % i)
+    a, b = driver(0), driver(1)
+    a.open_tx_pipe(b"BBBBB")
+    b.open_rx_pipe(1, b"BBBBB")
+    b.start_listening()
+    assert a.send(b"cold") is True and b.recv() == 4
+    a.check_wires()
+    assert models[0].violations == [] and models[1].violations == []

@@ -17,7 +17,7 @@ and off; the driver sends it only when FEATURE did not take the write (the
 nRF24L01+ has no ACTIVATE). RATE_250K needs the nRF24L01+: the nRF24L01
 refuses it with OSError. At 250 kbps an ACK needs a retransmit delay of
 500 us or more: a shorter ard_us is a ValueError. The chip is powered down
-whenever it is neither listening nor sending (1.5 ms start-up before a send
+whenever it is neither listening nor sending (4.5 ms start-up before a send
 from power down). One preallocated buffer each way: no allocation per packet.
 
 The IRQ pin is optional: with it, send_done() reads STATUS only once the
@@ -80,11 +80,12 @@ POWER_M12DBM = const(0x02)
 POWER_M6DBM = const(0x04)
 POWER_0DBM = const(0x06)
 
-_T_PD2STBY = const(1500)    # us: power down -> standby
+_T_PD2STBY = const(4500)    # us: power down -> standby, a crystal of Ls up
+                            # to 90 mH (1.5 ms is for Ls < 30 mH only)
 _T_SETTLE = const(130)      # us: standby -> RX/TX
 _T_CE_PULSE = const(15)     # us: >= 10 us starts a TX
 _T_POLL = const(50)         # us between two STATUS reads while sending
-_TEST_POLLS = const(400)    # >= 20 ms: check_wires' send takes ~2 ms
+_TEST_POLLS = const(400)    # >= 20 ms: check_wires' send takes ~5 ms
 
 # check_wires' packet goes to _NOBODY, an address no one listens on (and
 # neither one level shift, 00..FF, nor a run of the 0101 preamble, which the
@@ -388,7 +389,7 @@ class NRF24L01:
 
         Sends one 1-byte packet at -18 dBm on the configured channel to an
         address no one uses, with auto-ack and no retransmit (ARC 0): no ACK
-        comes, so MAX_RT is set about 0.5 ms after CE goes high (2 ms with
+        comes, so MAX_RT is set about 0.5 ms after CE goes high (5 ms with
         the start-up from power down; TX_DS if something did ack it). No
         flag at all means the chip never sent: CE is not wired. The chip
         pulls IRQ low with either flag (CONFIG masks none): an irq pin that
@@ -417,7 +418,7 @@ class NRF24L01:
         self.spi.write(self._txv[1])
         self.cs(1)
         # CE held high, not pulsed: TX starts once the oscillator is up even
-        # if that takes longer than 1.5 ms; MAX_RT (or an empty FIFO after
+        # if that takes longer than 4.5 ms; MAX_RT (or an empty FIFO after
         # TX_DS) ends it, one packet only. The wait is counted in polls, not
         # by the clock: a host that stalls (the simulator waiting for its
         # UDP peers) still gets its last polls.

@@ -9,7 +9,9 @@ What a driver sees through SPI, CE and IRQ:
   W_TX_PAYLOAD_NOACK, NOP; STATUS is clocked out with every command byte;
 - 3-deep TX and RX FIFOs, FIFO_STATUS, RX_P_NO, TX_FULL;
 - modes: power down, standby-I/II, RX and TX, with PWR_UP start-up
-  (Tpd2stby 1.5 ms), 130 us TX/RX settling and the >= 10 us CE pulse;
+  (Tpd2stby: 1.5 ms with a crystal of Ls < 30 mH, the default; more with a
+  larger Ls, 4.5 ms at 90 mH: `tpd2stby_us`), 130 us TX/RX settling and
+  the >= 10 us CE pulse;
 - Enhanced ShockBurst: auto-ack (EN_AA), auto retransmit after ARD up to
   ARC times on the simulated clock, MAX_RT (TX FIFO kept until flushed),
   OBSERVE_TX counters, the 2-bit PID with duplicate detection on the
@@ -118,7 +120,7 @@ _MASK_V2[RF_SETUP] = 0x1F
 _RESET_V2 = dict(_RESET)
 _RESET_V2[RF_SETUP] = 0x0F
 
-T_PD2STBY = 1500     # us, power down -> standby (crystal start-up)
+T_PD2STBY = 1500     # us, power down -> standby (crystal Ls < 30 mH)
 T_SETTLE = 130       # us, standby -> TX or RX
 T_CE_PULSE = 10      # us, minimum CE high to start a TX
 
@@ -174,9 +176,10 @@ class Frame:
 
 class NRF24L01Model:
     def __init__(self, ce_pin=None, irq_pin=None, medium=None, name="nrf24l01",
-                 plus=True):
+                 plus=True, tpd2stby_us=T_PD2STBY):
         self.name = name
         self.plus = plus        # False: the original nRF24L01 (v2.0)
+        self.tpd2stby_us = tpd2stby_us  # the crystal's start-up
         self._mask = _MASK if plus else _MASK_V2
         self.ce_pin = ce_pin
         self.irq_pin = irq_pin
@@ -317,7 +320,7 @@ class NRF24L01Model:
         self.regs[reg] = v
         if reg == CONFIG:
             if v & PWR_UP and not old & PWR_UP:
-                self._ready_us = sim_clock.now_us() + T_PD2STBY
+                self._ready_us = sim_clock.now_us() + self.tpd2stby_us
             self._drive_irq()
             self._update_mode()
 
@@ -515,7 +518,8 @@ class NRF24L01Model:
             return
         now = sim_clock.now_us()
         if now < self._ready_us:
-            self.violations.append("TX before Tpd2stby (PWR_UP 1.5 ms)")
+            self.violations.append("TX before Tpd2stby (PWR_UP %d us)"
+                                   % self.tpd2stby_us)
         self._tx_busy = True
         self.mode = TX_MODE
         self._tx_gen += 1
