@@ -7,7 +7,9 @@ is right (CPython)."""
 import pytest
 
 import ai
+import candscan
 import gomoku
+import mcu_firmware
 import movepick
 import search
 import vcf
@@ -148,6 +150,57 @@ def level2(g, L=None, monkeypatch=None):
     m = search.best_move(g, 2)
     G = search._g
     return m, G[search._NODES], G[search._VCF_NODES]
+
+
+# level 2 against itself from mcu.opening(2), seed 2, in each rule, move for
+# move as it played before its scans were made cheaper for the micro:bit:
+# work on its speed must leave every move as it is
+LEVEL2_GAMES = {
+    gomoku.FREESTYLE: (
+        66, 96, 98, 82, 140, 126, 110, 95, 93, 111, 141, 63, 79, 139, 125, 109, 155,
+        170, 107, 65, 121, 135, 113, 127, 143, 128, 123, 130, 129, 124, 154, 156, 142,
+        144, 145, 176, 192, 161, 115, 157, 101, 87, 116, 114, 81, 97, 131, 159, 158,
+        146, 86, 71, 163, 147, 118, 162, 178, 133, 119, 117, 102, 189, 175, 132, 177,
+        174, 204, 188),
+    gomoku.STANDARD: (
+        66, 96, 98, 82, 140, 126, 110, 95, 93, 111, 141, 63, 79, 139, 125, 109, 155,
+        170, 127, 154, 124, 169, 65, 184, 199, 51, 68, 67, 107, 121, 113, 99, 83, 128,
+        53),
+    gomoku.RENJU: (
+        66, 96, 97, 82, 110, 113, 111, 83, 108, 109, 63, 65, 78, 93, 79, 95, 92, 50,
+        106, 120, 77, 80, 35, 81, 84, 67, 123, 53),
+}
+
+
+@pytest.mark.parametrize("rule", sorted(LEVEL2_GAMES))
+def test_level2_plays_the_games_it_always_played(rule):
+    assert mcu_firmware.host_game(2, rule, 2)[0] == list(LEVEL2_GAMES[rule])
+
+
+@pytest.mark.parametrize("stones", [OPENING, OPENING[:5]])
+def test_level2_scans_keep_only_the_candidates_the_search_reads(stones, monkeypatch):
+    # keeping candidates costs the micro:bit time: the root keeps its width,
+    # a reply its replies', a reply's reply the third ply's while scans are
+    # left for one, deeper scans none; the move and the work stay the same
+    g = replay(stones)
+    L = search._L2
+    G = search._g
+    want = level2(g)
+    widths = {}
+    gen = candscan.gen
+
+    def spy(g, ply, me):
+        third = G[search._PLY3_WIDTH] if G[search._NODES] + 1 < L[5] else 0
+        widths.setdefault((ply, G[search._WIDTH], third), 0)
+        return gen(g, ply, me)
+
+    monkeypatch.setattr(candscan, "gen", spy)
+    assert level2(g) == want
+    w = L[7] if g.turn == 2 else L[0]
+    assert {(ply, width) for ply, width, _ in widths} >= {(0, w), (1, w), (3, 0)}
+    for ply, width, third in widths:
+        assert width == (w if ply < 2 else third if ply == 2 else 0), (ply, width, third)
+    assert any(ply == 2 and width for ply, width, _ in widths)
 
 
 def test_level2_third_ply_starts_only_below_its_scan_limit(monkeypatch):

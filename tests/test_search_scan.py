@@ -113,6 +113,23 @@ def test_candidates_are_the_best_few_in_order(width):
     assert mv == full[:width]
 
 
+@pytest.mark.parametrize("ply", (0, 1, 3))
+def test_width_zero_keeps_no_candidate_and_scans_the_same(ply):
+    # level 2's deepest scans read no candidates: at width 0 gen writes no
+    # slot (of its ply or another's) and gives the status, eval and the
+    # rest as at full width
+    g = position([(4, 7), (5, 7), (6, 7), (7, 8)], [(3, 7), (8, 9), (1, 1)])
+    for me in (1, 2):
+        n, st, pt, _ = scan(g, me, 10, ply)
+        full = [G[k] for k in (C._EVAL, C._FOURS, C._ATTACK, C._DEFENCE, C._DEFENCE_POINT)]
+        C._sc[:] = [-1] * len(C._sc)
+        C._mv[:] = b"\xff" * len(C._mv)
+        assert scan(g, me, 0, ply) == (0, st, pt, [])
+        assert [G[k] for k in (C._EVAL, C._FOURS, C._ATTACK, C._DEFENCE,
+                               C._DEFENCE_POINT)] == full
+        assert C._sc == [-1] * len(C._sc) and C._mv == b"\xff" * len(C._mv)
+
+
 def test_a_five_on_the_last_point_is_seen():
     g = position([(10, 10), (11, 11), (12, 12), (13, 13)], [(9, 9), (0, 0), (14, 0)])
     assert fives(g, 1) == [224]

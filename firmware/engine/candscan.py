@@ -1,8 +1,9 @@
 """Candidate and threat scan over the shape tables, for the search levels.
 
 gen(g, ply, me): the best `width` points for `me` to move (attack twice,
-defence once) into _mv/_sc at slot `ply`, the status (five to play, forced
-block, lost, win threat), the static eval and the count of four-points, in _g.
+defence once) into _mv/_sc at slot `ply` (none at width 0), the status (five
+to play, forced block, lost, win threat), the static eval and the count of
+four-points, in _g.
 """
 try:
     from micropython import const
@@ -59,8 +60,13 @@ def gen(g, ply, me):
     M = _mv
     wd = _g[_WIDTH]
     base = ply * _MW
+    last = base + wd - 1        # the slot of the last candidate kept
+    # keep: the least attack a candidate has; at width 0 none is kept (an
+    # attack of a five returns first). lo: the score to beat, the last
+    # candidate's once wd are kept
+    keep = 0 if wd else _WIN
     n = sa = sd = ma = md = nf = f4 = 0
-    mp = f5 = dp = -1
+    mp = f5 = dp = lo = -1
     # a point's codes: P[ao], P[ao + 1] for me, P[do], P[do + 1] for the other
     ao = (me - 1) << 1
     do = 2 - ao
@@ -98,10 +104,12 @@ def gen(g, ply, me):
                         a = -1
                     else:
                         d = 0
-            if a >= 30000:
-                _g[_STATUS] = _S_FIVE
-                _g[_POINT] = p
-                return 0
+            if a >= 480:
+                if a >= 30000:
+                    _g[_STATUS] = _S_FIVE
+                    _g[_POINT] = p
+                    return 0
+                f4 += 1
             if d >= 30000:
                 nf += 1
                 f5 = p
@@ -111,22 +119,24 @@ def gen(g, ply, me):
             if d > md:
                 md = d
                 dp = p
-            if a >= 480:
-                f4 += 1
             sa += a
             sd += d
-            if a >= 0:
+            if a >= keep:
                 k = a + a + d
-                if n < wd or k > S[base + n - 1]:
-                    j = n if n < wd else wd - 1
-                    while j > 0 and S[base + j - 1] < k:
-                        S[base + j] = S[base + j - 1]
-                        M[base + j] = M[base + j - 1]
-                        j -= 1
-                    S[base + j] = k
-                    M[base + j] = p
+                if k > lo:
                     if n < wd:
+                        j = base + n
                         n += 1
+                    else:
+                        j = last
+                    while j > base and S[j - 1] < k:
+                        S[j] = S[j - 1]
+                        M[j] = M[j - 1]
+                        j -= 1
+                    S[j] = k
+                    M[j] = p
+                    if n == wd:
+                        lo = S[last]
         ao += 4
         do += 4
     _g[_FOURS] = f4

@@ -63,8 +63,12 @@ def _leaf(g, me, ply, cut=_WIN):
     # no point) is 0
     if g.winner:
         return 0
-    n = C.gen(g, ply if ply < 3 else 3, me)
     G = _g
+    # the candidates this node reads: its replies at ply 1, at ply 2 the
+    # third ply's answers if it has any and scans are left, deeper none
+    G[_WIDTH] = (G[_REPLY_WIDTH] if ply == 1 else
+                 G[_PLY3_WIDTH] if ply == 2 and G[_NODES] + 1 < G[_NODE_LIMIT] else 0)
+    n = C.gen(g, ply if ply < 3 else 3, me)
     G[_NODES] += 1
     st = G[_STATUS]
     if st == _S_FIVE:
