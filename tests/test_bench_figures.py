@@ -68,6 +68,25 @@ def test_make_bench_fails_on_a_cost_over_budget_not_on_a_missed_target(
     assert not any(ln.startswith(("!!", "failed")) for ln in lines(capsys))
 
 
+@pytest.mark.parametrize("argv", [["--help"], ["--quick"]])
+def test_make_bench_asked_for_help_or_given_an_unknown_option_runs_no_bench(
+        tmp_path, monkeypatch, capsys, argv):
+    """`tools/bench.py --help` prints what it does; it does not start the
+    40-minute run, and neither does an option it does not know."""
+    import bench as make_bench
+    (tmp_path / "bench").mkdir()
+    ran = tmp_path / "ran"
+    (tmp_path / "bench" / "bench_a.py").write_text(
+        "open(%r, 'w').close()\n" % str(ran))
+    monkeypatch.setattr(make_bench, "ROOT", tmp_path)
+    with pytest.raises(SystemExit) as e:
+        make_bench.main(argv)
+    out = capsys.readouterr()
+    assert e.value.code == (0 if argv == ["--help"] else 2)
+    assert "usage: " in out.out + out.err
+    assert "== bench_a" not in out.out and not ran.exists()
+
+
 # -- bench_ai: arena lines and the unix-port heap ---------------------------------
 
 def _game(black, winner, reason, times=((), ())):

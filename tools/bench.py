@@ -7,6 +7,7 @@ A script that fails, or prints a cost OVER BUDGET, is reported and the rest
 still run; the exit code is then non-zero. A win rate MISSED is a figure
 against its target (docs/AI.md), not a failed run.
 """
+import argparse
 import os
 import subprocess
 import sys
@@ -31,7 +32,11 @@ def run(script):
     return None
 
 
-def main():
+def main(argv=()):
+    argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0],
+        epilog="One area alone: .venv/bin/python bench/bench_<area>.py "
+               "(about 40 minutes in all; most of it is bench_ai)").parse_args(argv)
     failed = []
     for script in sorted((ROOT / "bench").glob("bench_*.py")):
         print("== %s" % script.stem, flush=True)
@@ -46,4 +51,4 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))
