@@ -140,6 +140,29 @@ def test_the_readme_game_against_the_ai_runs(tmp_path):
     assert any(line.endswith("#4") for line in dev.screen_text()), dev.screen_text()
 
 
+def test_the_readme_command_plays_its_game_again_on_the_flash_it_left(
+        tmp_path, monkeypatch):
+    """The README's headless command, run twice with its example game on
+    the default flash (as `make sim` leaves it): the second run meets the
+    menu again, not the first run's game offered at boot."""
+    from host_sim import __main__ as cli
+    with open(os.path.join(host_sim.ROOT, "README.md")) as f:
+        readme = f.read()
+    part = readme.split("## The simulator for tests and bug reports", 1)[1]
+    line = part.split("\n\n", 2)[1].strip()
+    assert line.startswith(".venv/bin/python -m host_sim "), line
+    (tmp_path / "game.txt").write_text(
+        readme.split("A game against the AI", 1)[1].split("```", 2)[1])
+    files = {"game.txt": str(tmp_path / "game.txt"),
+             "out/": str(tmp_path / "out"),
+             "bus.jsonl": str(tmp_path / "bus.jsonl")}
+    args = [files.get(a, a) for a in line.split()[3:]]
+    monkeypatch.setattr(cli, "ROOT", str(tmp_path / "root"))
+    for _ in range(2):
+        assert cli.main(args) == 0
+    assert os.listdir(tmp_path / "root" / "build") == ["flash-sim"]
+
+
 def test_a_tap_right_after_a_slow_redraw_counts(tmp_path):
     """The ESP32 board's LCD (10 MHz SPI) draws the new board for about
     190 ms without a poll, and Start's tap is let go in that time: the
