@@ -43,3 +43,20 @@ def test_build_py_run_by_a_python_without_the_venv(tmp_path):
         env={"PATH": "/nonexistent"})
     assert proc.returncode == 0, proc.stderr
     assert (tmp_path / "pico_lcd13" / "lib" / "gomoku.mpy").exists()
+
+
+def test_ensure_debs_without_root_says_how_to_install_them(tmp_path):
+    """`make test` run by a user (not root) on a machine without the
+    Debian packages: tools/ensure-debs.sh stops and names the command that
+    installs them, not only what it cannot install."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "id").write_text("#!/bin/sh\necho 1000\n")
+    (bin_dir / "id").chmod(0o755)
+    (bin_dir / "grep").symlink_to("/bin/grep")      # no qemu, no toolchain
+    proc = subprocess.run(["/bin/bash", str(ROOT / "tools" / "ensure-debs.sh")],
+                          capture_output=True, text=True, timeout=60,
+                          env={"PATH": str(bin_dir)})
+    assert proc.returncode == 1
+    assert "need root to install: qemu-system-arm" in proc.stderr
+    assert "run `sudo make debs` once, then this again" in proc.stderr, proc.stderr

@@ -25,6 +25,7 @@ srecord dpkg-dev python3-setuptools"
 if [ "$(id -u)" != 0 ]; then
   echo "need root to install: $pkgs" >&2
   echo "and deb-src lines in the apt sources (for apt-get source)" >&2
+  echo "run \`sudo make debs\` once, then this again" >&2
   exit 1
 fi
 if ! src_listed; then
