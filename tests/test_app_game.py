@@ -450,14 +450,15 @@ def test_end_screen_highlights_the_engines_winning_row(case, flash):
 
 
 @pytest.mark.parametrize("rule, banner", [
-    (gomoku.RENJU, "Draw: black has no move"),
-    (gomoku.STANDARD, "Draw: the board is full"),
+    (gomoku.RENJU, "Draw: black can't move  Black 0 White 0"),
+    (gomoku.STANDARD, "Draw: board full  Black 0 White 0"),
 ])
 def test_a_drawn_game_says_why_and_leaves_nothing_to_resume(rule, banner, flash):
     """A two-player game resumed near its end. Under renju white's last stone
     leaves black one free point, an overline: drawn. Under exactly five
     black plays that point, six in a row that wins nothing, and fills the
-    board."""
+    board. The banner has room for the tally beside the reason (a reason
+    too long for the 240-px line dropped the tally of two players)."""
     import savegame
     from engine_cases import black_boxed_in
     _, moves = black_boxed_in(rule)

@@ -70,7 +70,7 @@ class _PlayApp(_App):
         self.five = True
 
     def why_drawn(self, g):
-        return "Draw: black has no move"
+        return "Draw: black can't move"
 
     banner = app.App.banner
 
@@ -203,7 +203,7 @@ def test_a_drawn_match_says_why_and_names_no_winner(flash):
         m.put(i)
     assert m.game.winner == 3
     app = _play(m, [(0, None)])
-    assert app.view.banner == "Draw: black has no move  You 0 Peer 0"
+    assert app.view.banner == "Draw: black can't move  You 0 Peer 0"
     assert not app.five
 
 

@@ -475,8 +475,9 @@ class App:
 
     def why_drawn(self, g):
         """The banner of a drawn game: renju draws it when black has only
-        forbidden points left, not just on a full board."""
-        return "Draw: the board is full" if g.moves > 224 else "Draw: black has no move"
+        forbidden points left, not just on a full board. Short enough to
+        leave room for two players' tally on a 240-px line."""
+        return "Draw: board full" if g.moves > 224 else "Draw: black can't move"
 
     def show_five(self, g):
         """Highlight the winning row of the finished game g: the engine's
