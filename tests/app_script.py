@@ -220,10 +220,16 @@ class Rig:
 
         -> "end" or "reset".
         """
-        for ev in events:
-            sim_clock.call_at(ev[0] * 1000, self._event(ev))
         if self.heap_every:
+            # one timer walks the events: a timer each, freed as it fired,
+            # hid as much of the firmware's heap as the script had used up
+            self._events = sorted(events, key=lambda ev: ev[0])
+            self._next = 0
+            sim_clock.call_at(self._events[0][0] * 1000, self._feed)
             self.heap_watch(self.heap_every)    # the schedule is not firmware
+        else:
+            for ev in events:
+                sim_clock.call_at(ev[0] * 1000, self._event(ev))
         sys.modules["board"] = self.board
         import time
         sleep = time.sleep_ms
@@ -251,6 +257,16 @@ class Rig:
 
     def _event(self, ev):
         return lambda: self._do(ev)
+
+    def _feed(self):
+        """The events due now, then a timer for the next (heap watched)."""
+        evs = self._events
+        now = sim_clock.now_us()
+        while self._next < len(evs) and evs[self._next][0] * 1000 <= now:
+            self._next += 1
+            self._do(evs[self._next - 1])
+        if self._next < len(evs):
+            sim_clock.call_at(evs[self._next][0] * 1000, self._feed)
 
     def heap_watch(self, every=1):
         """Track the live heap (after a collection) at every `every`-th sleep
