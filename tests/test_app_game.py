@@ -269,6 +269,27 @@ def test_reset_mid_game_then_resume(flash):
     assert board_from(dev, "next") == expected(moves[:8])
 
 
+@pytest.mark.parametrize("colour", ["black", "white"])
+def test_the_resume_offer_says_which_colour_you_played(flash, colour):
+    s = Script()
+    if colour == "white":
+        for _ in range(4):
+            s.tap("menu")   # from Start: Mode, Level, Rule, Black
+        s.tap("place")      # Black: AI
+        s.tap("menu")       # Start
+    s.tap("place")
+    s.wait(2000)            # the AI's opening stone, when it is black
+    s.place(3 * 15 + 3)
+    s.wait(2000)
+    s.reset()
+    s.wait(1500)
+    s.snap("boot", [(x, y) for y in range(0, 120) for x in range(240)])
+    rig = run_device(board_sim, s.end(), flash)
+    text = screen_text(rig.snaps["boot"], 120)
+    assert "Saved game found:" in text
+    assert "vs AI level 1, you %s" % colour in text, text
+
+
 def test_declining_resume_goes_to_menu_and_new_game_replaces_save(flash):
     moves, _ = plan_lost_game(gomoku.FREESTYLE, 1, 1, limit=2)
     s = Script()

@@ -215,7 +215,8 @@ class App:
         # savegame.decode let only the modes and rules the app writes in
         desc = MODE_NAMES[saved.mode]
         if saved.mode == S.MODE_AI:
-            desc += " level %d" % saved.level
+            desc += " level %d, you %s" % (
+                saved.level, "black" if saved.human == 1 else "white")
         self.screen_lines(["Saved game found:", "", desc,
                            RULE_NAMES[RULES.index(saved.rule)],
                            "%d move%s" % (len(saved.moves),
