@@ -271,8 +271,8 @@ def test_a_resumed_game_vs_ai_is_played_at_the_saves_level(flash, monkeypatch,
     assert len(stones(rig, "four")) == 4
     assert asked == [played]
     offer = screen_text(rig.snaps["offer"], 240)
-    assert offer[:5] == ["Saved game found:", "vs AI level 2", "Freestyle",
-                         "2 moves", "A: resume"], offer
+    assert offer[:5] == ["Saved game found:", "vs AI level 2, you black",
+                         "Freestyle", "2 moves", "A: resume"], offer
 
 
 def test_a_resumed_two_player_game_is_saved_as_one(flash):
