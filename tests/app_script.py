@@ -8,8 +8,9 @@ actions when the clock reaches them (button taps, tilts, pixel snapshots, a
 power cut) and stops at the script's end from inside a sleep.
 
 Actions: ("tap", name, hold_ms), ("press", name), ("release", name),
-("tilt", right_dps, forward_dps), ("snap", label, [(x, y), ...]),
-("reset",) (machine.reset(): a power cut), ("end",).
+("tilt", right_dps, forward_dps), ("snap", label, [x0, y0, x1, y1, ...]),
+("reset",) (machine.reset(): a power cut), ("end",). A snap's points are one
+flat list: on the unix port a list of [x, y] pairs took three times the heap.
 """
 import sys
 
@@ -23,6 +24,17 @@ STEP_MS = 200
 class Stop(BaseException):
     """The script ended: unwinds main() from inside a sleep (a BaseException,
     as a reset is: main.py's fault handler catches Exception)."""
+
+
+class RigFault(BaseException):
+    """The rig itself failed inside a firmware sleep (a snapshot out of
+    memory, say): a BaseException, so main.py's fault handler cannot take it
+    for the firmware's own error and restart the game."""
+
+
+def pixels(lcd, flat):
+    """The LCD model's pixels at a snap's flat [x0, y0, x1, y1, ...]."""
+    return [lcd.pixel(flat[k], flat[k + 1]) for k in range(0, len(flat), 2)]
 
 
 class Script:
@@ -133,7 +145,7 @@ class Script:
         self.tap(key)
 
     def snap(self, label, points):
-        self.at("snap", label, list(points))
+        self.at("snap", label, [c for p in points for c in p])
         self.t += 20
 
     def reset(self):
@@ -208,7 +220,7 @@ class Rig:
         elif kind == "tilt":
             self.tilt.set_tilt(ev[2], ev[3])
         elif kind == "snap":
-            self.snaps[ev[2]] = [self.lcd.pixel(x, y) for x, y in ev[3]]
+            self.snaps[ev[2]] = pixels(self.lcd, ev[3])
             self.bytes_at[ev[2]] = self.spi_bytes
         elif kind == "reset":
             machine.reset()
@@ -256,7 +268,13 @@ class Rig:
         raise AssertionError("main() returned")
 
     def _event(self, ev):
-        return lambda: self._do(ev)
+        return lambda: self._guarded(ev)
+
+    def _guarded(self, ev):
+        try:
+            self._do(ev)
+        except Exception as e:
+            raise RigFault("script event %r: %r" % (ev[:3], e))
 
     def _feed(self):
         """The events due now, then a timer for the next (heap watched)."""
@@ -264,7 +282,7 @@ class Rig:
         now = sim_clock.now_us()
         while self._next < len(evs) and evs[self._next][0] * 1000 <= now:
             self._next += 1
-            self._do(evs[self._next - 1])
+            self._guarded(evs[self._next - 1])
         if self._next < len(evs):
             sim_clock.call_at(evs[self._next][0] * 1000, self._feed)
 
@@ -357,8 +375,7 @@ def run_device(board, events, flash_dir, dev=None, **kw):
     snaps = {}
 
     def snap(label, points):
-        return lambda: snaps.__setitem__(
-            label, [dev.lcd.pixel(x, y) for x, y in points])
+        return lambda: snaps.__setitem__(label, pixels(dev.lcd, points))
     own = []
     for ev in events:
         if ev[1] == "snap":
