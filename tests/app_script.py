@@ -13,6 +13,7 @@ Actions: ("tap", name, hold_ms), ("press", name), ("release", name),
 flat list: on the unix port a list of [x, y] pairs took three times the heap.
 """
 import sys
+import time     # on the unix port host_sim's shim: loaded before any heap base
 
 import machine
 import sim_clock
@@ -243,7 +244,6 @@ class Rig:
             for ev in events:
                 sim_clock.call_at(ev[0] * 1000, self._event(ev))
         sys.modules["board"] = self.board
-        import time
         sleep = time.sleep_ms
         rig = self
 
