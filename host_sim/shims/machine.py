@@ -20,6 +20,11 @@ Every transfer moves the simulated clock by its duration on the wire at the
 bus's baud rate. `set_trace(fn)` receives one dict per CS-low period (or per
 DC change within it) and per I2C transfer, like a logic-analyser capture.
 
+Pin(n), SPI(n) and I2C(n) return the one object for that pin or bus, made
+the first time, as the rp2 and esp32 ports do (theirs are static: making
+one allocates nothing). `hardware(board)` makes a board's up front, so a
+heap measured from then on holds only what the firmware allocates.
+
 Runs on CPython and on the MicroPython unix port.
 """
 import sim_clock
@@ -32,6 +37,7 @@ _watchers = {}      # pin id -> [callback(level)]
 _irqs = {}          # pin id -> (handler, trigger, pin object)
 _spi_devices = {}   # bus id -> [[cs pin, model, name, dc pin]]
 _i2c_devices = {}   # bus id -> {addr: (model, name)}
+_objects = {}       # (class, pin or bus id) -> its one Pin, SPI or I2C
 _trace = None
 _unique_id = b"\x53\x49\x4d\x00\x00\x00\x00\x01"
 
@@ -55,8 +61,34 @@ def set_unique_id(uid):
 def forget_all():
     """Unwire everything: a fresh board (tests, a simulated power cycle)."""
     for d in (_levels, _driven, _pulls, _modes, _watchers, _irqs,
-              _spi_devices, _i2c_devices):
+              _spi_devices, _i2c_devices, _objects):
         d.clear()
+
+
+def _one(cls, id):
+    o = _objects.get((cls, id))
+    if o is None:
+        o = _objects[(cls, id)] = object.__new__(cls)
+    return o
+
+
+def hardware(board):
+    """The Pin, SPI and I2C objects of every pin and bus a board's pin map
+    (boards/board_*.py) names: the port's, not the firmware's."""
+    for cfg in (board.LCD, getattr(board, "GYRO", None),
+                getattr(board, "RADIO", None)):
+        if cfg is None:
+            continue
+        for key in ("sck", "mosi", "miso", "cs", "dc", "rst", "bl", "scl",
+                    "sda", "ce", "irq"):
+            if cfg.get(key) is not None:
+                Pin(cfg[key])
+        if "spi" in cfg:
+            SPI(cfg["spi"])
+        if "i2c" in cfg:
+            I2C(cfg["i2c"])
+    for pin in board.BUTTONS.values():
+        Pin(pin)
 
 
 def pin_level(pin_id):
@@ -107,6 +139,9 @@ class Pin:
     PULL_DOWN = 2
     IRQ_FALLING = 4
     IRQ_RISING = 8
+
+    def __new__(cls, id, *args, **kw):
+        return _one(cls, id)
 
     def __init__(self, id, mode=-1, pull=-1, value=None, **kw):
         self.id = id
@@ -184,6 +219,9 @@ class SPI:
     LSB = 1
     _segments = {}   # bus id -> [t_us, name, dc, bytearray tx, bytearray rx]
 
+    def __new__(cls, id, *args, **kw):
+        return _one(cls, id)
+
     def __init__(self, id, baudrate=1000000, polarity=0, phase=0, bits=8,
                  firstbit=0, sck=None, mosi=None, miso=None, **kw):
         self.id = id
@@ -260,9 +298,13 @@ class SPI:
 
 
 class I2C:
+    def __new__(cls, id=0, *args, **kw):
+        return _one(cls, id)
+
     def __init__(self, id=0, scl=None, sda=None, freq=400000, **kw):
         self.id = id
         self.freq = freq
+        self._t0 = 0
         self.scl = getattr(scl, "id", scl)
         self.sda = getattr(sda, "id", sda)
 
