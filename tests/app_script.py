@@ -9,7 +9,9 @@ power cut) and stops at the script's end from inside a sleep.
 
 Actions: ("tap", name, hold_ms), ("press", name), ("release", name),
 ("tilt", right_dps, forward_dps), ("snap", label, [x0, y0, x1, y1, ...]),
-("reset",) (machine.reset(): a power cut), ("end",). A snap's points are one
+("reset",) (machine.reset(): a power cut), ("heapmap", label) (on the unix
+port: the modules loaded and micropython.mem_info(1)'s map of the heap,
+printed between "HEAPMAP label" and "HEAPMAP END"), ("end",). A snap's points are one
 flat list: on the unix port a list of [x, y] pairs took three times the heap.
 """
 import sys
@@ -166,6 +168,7 @@ class Rig:
         import tilt_model
         import button_model
         machine.forget_all()
+        machine.hardware(board)
         sim_clock.reset()
         self.board = board
         self.snaps = {}
@@ -223,6 +226,16 @@ class Rig:
         elif kind == "snap":
             self.snaps[ev[2]] = pixels(self.lcd, ev[3])
             self.bytes_at[ev[2]] = self.spi_bytes
+        elif kind == "heapmap":
+            import gc
+            import micropython
+            gc.collect()
+            mods = {}
+            for name, m in sys.modules.items():
+                mods[id(m)] = name
+            print("HEAPMAP", ev[2], " ".join(sorted(mods.values())))
+            micropython.mem_info(1)
+            print("HEAPMAP END")
         elif kind == "reset":
             machine.reset()
         elif kind == "end":
