@@ -309,8 +309,8 @@ def test_declining_resume_goes_to_menu_and_new_game_replaces_save(flash):
     s.wait(300)
     dev = run_device(board_sim, s.end(), flash)
     assert board_from(dev, "fresh") == [0] * 225
-    import savegame
-    assert savegame.load()[0].moves[0] == 3 * 15 + 3
+    import saveread
+    assert saveread.load()[0].moves[0] == 3 * 15 + 3
 
 
 def test_tilt_moves_cursor_without_drift_and_joystick_repeats(flash):
@@ -481,6 +481,7 @@ def test_a_drawn_game_says_why_and_leaves_nothing_to_resume(rule, banner, flash)
     board. The banner has room for the tally beside the reason (a reason
     too long for the 240-px line dropped the tally of two players)."""
     import savegame
+    import saveread
     from engine_cases import black_boxed_in
     _, moves = black_boxed_in(rule)
     n = 223 if rule == gomoku.RENJU else 224
@@ -498,7 +499,7 @@ def test_a_drawn_game_says_why_and_leaves_nothing_to_resume(rule, banner, flash)
     assert screen_text(dev.snaps["banner:text"], VIEW.status.h) == [banner]
     assert bv.WIN not in dev.snaps["end:bg"]     # no row to highlight
     assert board_from(dev, "end").count(0) == (1 if rule == gomoku.RENJU else 0)
-    assert savegame.load() == (None, None)
+    assert saveread.load() == (None, None)
 
 
 def test_new_game_from_the_pause_menu_gives_up_the_old_save(flash):
@@ -519,8 +520,8 @@ def test_new_game_from_the_pause_menu_gives_up_the_old_save(flash):
     assert board_from(dev, "fresh") == [0] * 225
     # the abandoned game is not offered again: A started a new game
     assert board_from(dev, "after") == [0] * 225
-    import savegame
-    assert savegame.load() == (None, None)
+    import saveread
+    assert saveread.load() == (None, None)
 
 
 def test_undo_to_an_empty_board_leaves_nothing_to_resume(flash):
@@ -542,8 +543,8 @@ def test_undo_to_an_empty_board_leaves_nothing_to_resume(flash):
     said = screen_text(dev.snaps["boot"], 240)
     assert not [t for t in said if "Saved game" in t], said
     assert "> Start" in said
-    import savegame
-    assert savegame.load() == (None, None)
+    import saveread
+    assert saveread.load() == (None, None)
 
 
 def test_resume_offer_counts_one_move_in_the_singular(flash):
@@ -707,8 +708,8 @@ def test_a_won_game_leaves_nothing_to_resume(flash):
     s.snap("boot", [(x, y) for y in range(0, 120) for x in range(240)])
     rig = run_device(board_sim, s.end(), flash)
     assert rig.snaps["banner"] == [bv.BANNER]
-    import savegame
-    assert savegame.load() == (None, None)
+    import saveread
+    assert saveread.load() == (None, None)
     # the boot goes straight to the start menu
     assert "Saved game found:" not in screen_text(rig.snaps["boot"], 120)
     assert "Mode:  2 players" in screen_text(rig.snaps["boot"], 120)

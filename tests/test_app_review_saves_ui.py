@@ -16,6 +16,7 @@ import board_esp32_ili9341  # noqa: E402
 import board_sim  # noqa: E402
 import board_view as bv  # noqa: E402
 import savegame  # noqa: E402
+import saveread  # noqa: E402
 import settings  # noqa: E402
 from textline import TextLine  # noqa: E402
 from app_script import (Rig, Script, band, layout, run_device, screen_text,  # noqa: E402
@@ -48,7 +49,7 @@ def fat_rename(monkeypatch):
 def test_the_hand_built_save_is_one_the_app_reads():
     # the helper is right: a save built by it loads (so refusals below are
     # about the one field each changes)
-    s = savegame.decode(crafted(3, [112, 113, 97], rule=4))
+    s = saveread.decode(crafted(3, [112, 113, 97], rule=4))
     assert (s.rule, s.mode, s.level, s.human, s.moves) == \
         (4, 0, 1, 1, bytes([112, 113, 97]))
 
@@ -58,7 +59,7 @@ def test_more_moves_than_points_are_refused_and_set_aside(flash):
     # no game has more moves than the board has points
     data = crafted(226, [k % 225 for k in range(226)])
     (flash / savegame.PATH).write_bytes(data)
-    saved, problem = savegame.load()
+    saved, problem = saveread.load()
     assert saved is None and savegame.BAD in problem
     assert (flash / savegame.BAD).read_bytes() == data
     assert not (flash / savegame.PATH).exists()
@@ -66,9 +67,9 @@ def test_more_moves_than_points_are_refused_and_set_aside(flash):
 
 def test_the_first_point_past_the_board_is_off_it():
     # points are y*15+x for x, y in 0..14: 0..224; 225 is (0, 15)
-    savegame.decode(crafted(2, [224, 0]))
+    saveread.decode(crafted(2, [224, 0]))
     with pytest.raises(ValueError, match="off the board"):
-        savegame.decode(crafted(3, [112, 113, 225]))
+        saveread.decode(crafted(3, [112, 113, 225]))
 
 
 def test_a_trailing_byte_after_a_full_board_save_is_refused(flash):
@@ -76,7 +77,7 @@ def test_a_trailing_byte_after_a_full_board_save_is_refused(flash):
     # else a longer file would be cut to a valid save and accepted
     data = crafted(225, range(225)) + b"\x00"
     (flash / savegame.PATH).write_bytes(data)
-    saved, problem = savegame.load()
+    saved, problem = saveread.load()
     assert problem == "Saved game not resumed (bad length): kept as " \
         + savegame.BAD
     assert saved is None and (flash / savegame.BAD).read_bytes() == data
@@ -88,7 +89,7 @@ def test_a_cleared_game_leaves_no_temp_file_to_resume(flash):
     (flash / savegame.PATH).write_bytes(crafted(1, [112]))
     (flash / savegame.TMP).write_bytes(crafted(2, [112, 113]))
     savegame.clear()
-    assert savegame.load() == (None, None)
+    assert saveread.load() == (None, None)
     assert os.listdir(flash) == []
 
 
@@ -99,7 +100,7 @@ def test_saves_replace_each_other_on_fat(flash, monkeypatch):
     savegame.write(0, 0, 1, 1, bytes([112]), 1)
     savegame.write(0, 0, 1, 1, bytes([112, 113]), 2)
     assert sorted(os.listdir(flash)) == [savegame.PATH]
-    assert savegame.load()[0].moves == bytes([112, 113])
+    assert saveread.load()[0].moves == bytes([112, 113])
 
 
 def test_a_temp_save_takes_the_saves_place_on_fat(flash, monkeypatch):
@@ -111,7 +112,7 @@ def test_a_temp_save_takes_the_saves_place_on_fat(flash, monkeypatch):
     (flash / savegame.PATH).write_bytes(crafted(1, [112]))
     newer = crafted(2, [112, 113])
     (flash / savegame.TMP).write_bytes(newer)
-    saved, problem = savegame.load()
+    saved, problem = saveread.load()
     assert problem is None and saved.moves == bytes([112, 113])
     assert sorted(os.listdir(flash)) == [savegame.PATH]
     assert (flash / savegame.PATH).read_bytes() == newer
@@ -124,7 +125,7 @@ def test_a_second_bad_save_on_fat_is_the_one_kept(flash, monkeypatch):
     (flash / savegame.BAD).write_bytes(b"an older bad save")
     bad = crafted(2, [112, 113])[:-1]
     (flash / savegame.PATH).write_bytes(bad)
-    saved, problem = savegame.load()
+    saved, problem = saveread.load()
     assert saved is None and "truncated" in problem
     assert (flash / savegame.BAD).read_bytes() == bad
     assert not (flash / savegame.PATH).exists()
@@ -140,11 +141,11 @@ def test_a_bad_save_that_cannot_be_renamed_is_not_reported_at_every_boot(
         real(src, dst)
     monkeypatch.setattr(savegame.os, "rename", no_bad)
     (flash / savegame.PATH).write_bytes(b"GMKS\x01")
-    saved, problem = savegame.load()
+    saved, problem = saveread.load()
     # nothing could be kept, and the note does not claim it was
     assert saved is None and problem.endswith(": removed")
     assert not (flash / savegame.BAD).exists()
-    assert savegame.load() == (None, None)
+    assert saveread.load() == (None, None)
 
 
 def test_a_failed_write_is_named_by_its_error():

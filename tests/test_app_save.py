@@ -13,6 +13,7 @@ import board_sim  # noqa: E402
 import board_view as bv  # noqa: E402
 import gomoku  # noqa: E402
 import savegame  # noqa: E402
+import saveread  # noqa: E402
 import settings  # noqa: E402
 from app_script import Rig, Script, layout, plan_lost_game, stone_point  # noqa: E402
 
@@ -27,11 +28,11 @@ def blob(moves, rule=0, mode=0, level=1, human=1):
 def test_round_trip_and_size():
     data = blob([112, 113, 97], rule=4, mode=1, level=1, human=0)
     assert len(data) == 4 + 6 + 3 + 2
-    s = savegame.decode(data)
+    s = saveread.decode(data)
     assert (s.rule, s.mode, s.level, s.human, s.moves) == (4, 1, 1, 0,
                                                           bytes([112, 113, 97]))
     full = blob(list(range(225)))
-    assert savegame.decode(full).moves == bytes(range(225))
+    assert saveread.decode(full).moves == bytes(range(225))
 
 
 @pytest.mark.parametrize("damage,why", [
@@ -45,7 +46,7 @@ def test_round_trip_and_size():
 ])
 def test_damaged_files_are_refused_with_a_reason(damage, why):
     with pytest.raises(ValueError) as e:
-        savegame.decode(damage(blob([112, 113, 97, 98])))
+        saveread.decode(damage(blob([112, 113, 97, 98])))
     assert why in str(e.value)
 
 
@@ -55,7 +56,7 @@ def test_off_board_move_refused_even_with_good_crc():
     crc = savegame.crc16(data, 12)
     data[12], data[13] = crc >> 8, crc & 0xFF
     with pytest.raises(ValueError, match="a move off the board"):
-        savegame.decode(bytes(data))
+        saveread.decode(bytes(data))
 
 
 @pytest.mark.parametrize("fields,why", [
@@ -75,7 +76,7 @@ def test_fields_the_app_never_writes_are_refused(fields, why):
     rule, mode, level, human = fields
     data = blob([112, 113], rule=rule, mode=mode, level=level, human=human)
     with pytest.raises(ValueError) as e:
-        savegame.decode(data)
+        saveread.decode(data)
     assert why in str(e.value)
 
 
@@ -86,7 +87,7 @@ def test_every_setting_the_app_can_save_is_accepted():
     for rule in settings.RULES:
         for level in ai.LEVELS:
             for mode, human in combos:
-                s = savegame.decode(blob([112], rule, mode, level, human))
+                s = saveread.decode(blob([112], rule, mode, level, human))
                 assert (s.rule, s.mode, s.level, s.human) == \
                     (rule, mode, level, human)
 
@@ -94,17 +95,17 @@ def test_every_setting_the_app_can_save_is_accepted():
 def test_the_accepted_values_are_the_apps():
     # savegame restates them (settings imports savegame): keep them equal
     import ai
-    assert savegame._RULES == settings.RULES == (gomoku.FREESTYLE,
+    assert saveread._RULES == settings.RULES == (gomoku.FREESTYLE,
                                                  gomoku.STANDARD, gomoku.RENJU)
-    assert savegame._LEVELS == tuple(ai.LEVELS)
-    assert (savegame._MODE_AI, savegame._MODE_LOCAL) == (settings.MODE_AI,
+    assert saveread._LEVELS == tuple(ai.LEVELS)
+    assert (saveread._MODE_AI, saveread._MODE_LOCAL) == (settings.MODE_AI,
                                                          settings.MODE_LOCAL)
 
 
 def test_load_sets_a_foreign_save_aside(flash):
     bad = blob([112, 113, 97], human=3)
     (flash / savegame.PATH).write_bytes(bad)
-    saved, problem = savegame.load()
+    saved, problem = saveread.load()
     assert saved is None and "colour 3" in problem
     assert not (flash / savegame.PATH).exists()
     assert (flash / savegame.BAD).read_bytes() == bad
@@ -112,7 +113,7 @@ def test_load_sets_a_foreign_save_aside(flash):
     good = blob([112, 113])
     (flash / savegame.PATH).write_bytes(good)
     (flash / savegame.TMP).write_bytes(blob([112, 113, 97], mode=2))
-    saved, problem = savegame.load()
+    saved, problem = saveread.load()
     assert problem is None and saved.moves == bytes([112, 113])
     assert not (flash / savegame.TMP).exists()
 
@@ -120,27 +121,27 @@ def test_load_sets_a_foreign_save_aside(flash):
 def test_load_sets_a_corrupt_save_aside(flash):
     good = blob([112, 113, 97])
     (flash / savegame.PATH).write_bytes(good[:-3])
-    saved, problem = savegame.load()
+    saved, problem = saveread.load()
     assert saved is None and "truncated" in problem
     assert not (flash / savegame.PATH).exists()
     assert (flash / savegame.BAD).read_bytes() == good[:-3]
-    assert savegame.load() == (None, None)
+    assert saveread.load() == (None, None)
 
 
 def test_power_cut_before_rename_keeps_the_newer_move(flash):
     (flash / savegame.PATH).write_bytes(blob([112, 113]))
     (flash / savegame.TMP).write_bytes(blob([112, 113, 97]))
-    saved, problem = savegame.load()
+    saved, problem = saveread.load()
     assert problem is None and saved.moves == bytes([112, 113, 97])
     assert not (flash / savegame.TMP).exists()
-    assert savegame.decode((flash / savegame.PATH).read_bytes()).moves \
+    assert saveread.decode((flash / savegame.PATH).read_bytes()).moves \
         == bytes([112, 113, 97])
 
 
 def test_power_cut_while_writing_keeps_the_last_complete_save(flash):
     (flash / savegame.PATH).write_bytes(blob([112, 113]))
     (flash / savegame.TMP).write_bytes(blob([112, 113, 97])[:7])
-    saved, problem = savegame.load()
+    saved, problem = saveread.load()
     assert problem is None and saved.moves == bytes([112, 113])
     assert not (flash / savegame.TMP).exists()
 
@@ -152,7 +153,7 @@ def test_write_replaces_atomically(flash, monkeypatch):
     real = os.rename
 
     def rename(src, dst):
-        renames.append((src, dst, savegame.decode((flash / src).read_bytes()).moves,
+        renames.append((src, dst, saveread.decode((flash / src).read_bytes()).moves,
                         (flash / dst).read_bytes() if (flash / dst).exists() else None))
         real(src, dst)
     monkeypatch.setattr(savegame.os, "rename", rename)
@@ -162,7 +163,7 @@ def test_write_replaces_atomically(flash, monkeypatch):
     assert renames == [(savegame.TMP, savegame.PATH, bytes([112]), None),
                        (savegame.TMP, savegame.PATH, bytes([112, 113]), first)]
     assert sorted(os.listdir(flash)) == [savegame.PATH]
-    assert savegame.load()[0].moves == bytes([112, 113])
+    assert saveread.load()[0].moves == bytes([112, 113])
 
 
 def test_settings_survive_and_damage_gives_defaults(flash):
@@ -320,7 +321,7 @@ def test_boot_with_a_bad_save_reports_it_and_plays(flash, content):
         assert bv.ALERT in rig.snaps["note"]
     assert (flash / savegame.BAD).read_bytes() == content
     # the new game's save replaced the bad one
-    assert savegame.decode((flash / savegame.PATH).read_bytes()).moves[0] \
+    assert saveread.decode((flash / savegame.PATH).read_bytes()).moves[0] \
         == 7 * 15 + 6
 
 

@@ -153,13 +153,14 @@ def test_tilt_on_a_board_without_gyroscope_names_file_and_line(tmp_path):
 
 def test_reset_restarts_main_and_keeps_flash(tmp_path):
     import savegame
+    import saveread
     flash = tmp_path / "flash"
     dev = device.Device(board_sim, str(flash))
     dev.run(device.Script.parse(GAME + "reset\nwait 3000\n"))
     assert dev.resets == 1
     assert dev.lcd.errors == []
     # the save file survived: the centre and the AI's answer
-    saved = savegame.decode((flash / savegame.PATH).read_bytes())
+    saved = saveread.decode((flash / savegame.PATH).read_bytes())
     assert len(saved.moves) == 2 and saved.moves[0] == 7 * 15 + 7
     # and main.py booted again and found it: its resume offer is on the LCD
     im = device.frame_image(dev.lcd)
@@ -620,6 +621,7 @@ def test_cli_saves_the_game_in_its_flash_dir(tmp_path, monkeypatch):
     build/flash-<board>: one flash per board, where the next run of that
     board finds its game (and nothing lands in a flash that was not named)."""
     import savegame
+    import saveread
     from host_sim import __main__ as cli
     script = tmp_path / "game.txt"
     script.write_text(GAME)
@@ -630,7 +632,7 @@ def test_cli_saves_the_game_in_its_flash_dir(tmp_path, monkeypatch):
             ("esp32_ili9341", [], root / "build" / "flash-esp32_ili9341")):
         assert cli.main(["--headless", "--board", board, "--script",
                          str(script), "--shots", str(tmp_path)] + args) == 0
-        saved = savegame.decode((flash / savegame.PATH).read_bytes())
+        saved = saveread.decode((flash / savegame.PATH).read_bytes())
         assert saved.moves[0] == 7 * 15 + 7, board
     assert sorted(os.listdir(root / "build")) == ["flash-esp32_ili9341"]
 

@@ -44,13 +44,6 @@ def _end_phase(before):
     gc.collect()
 
 
-def _check_snapshot(blob):
-    """A match snapshot's check: of recover()'s temporary file, and of the
-    saved match before the player is offered it."""
-    import match
-    match.check_snapshot(blob)
-
-
 def ai_levels():
     """The AI levels on offer: ai.LEVELS (a tuple the engine exports), else
     level 1. The search module is not imported to find out: its code and
@@ -112,8 +105,7 @@ class App:
 
     # ---- boot ----------------------------------------------------------
     def run(self):
-        self.settings.load()
-        saved, problem = savegame.load()
+        saved, problem = self.read_saves()
         if problem:
             self.notes.append(problem)
         for note in self.notes:
@@ -144,6 +136,25 @@ class App:
             self.game = self.view.game = None
             _end_phase(before)
             resume = None
+
+    # The phases' code is imported in methods of their own: a module run()
+    # named would stay on its frame's stack, never freed.
+    def read_saves(self):
+        """The settings, and (saved game or None, problem or None)."""
+        before = _phase()
+        self.settings.load()
+        import saveread
+        r = saveread.load()
+        _end_phase(before)
+        return r
+
+    def offer_match(self):
+        import match_menu
+        match_menu.offer_saved(self)
+
+    def play_radio(self):
+        import match_menu
+        match_menu.play(self)
 
     def run_menu(self):
         before = _phase()
@@ -193,26 +204,8 @@ class App:
         self.screen_lines(wrap(note, width) + ["", "A: continue"], ALERT)
         self.wait_key((PLACE, BACK, MENU), max(5000, 60 * len(note)))
 
-    def offer_match(self):
-        blob = savegame.recover(savegame.MATCH_TMP, savegame.MATCH,
-                                _check_snapshot, 300)
-        if blob is None:
-            return
-        try:
-            _check_snapshot(blob)       # recover() checked only a temp file
-        except ValueError as e:
-            self.show_note(savegame.set_aside("match", e, savegame.MATCH))
-            return
-        self.screen_lines(["Wireless match saved", "", "A: resume it",
-                           "B: forget it"])
-        if self.wait_key((PLACE, BACK)) == PLACE:   # only B deletes it
-            self.play_radio(blob)
-        else:
-            import wireless
-            wireless.forget()
-
     def offer_resume(self, saved):
-        # savegame.decode let only the modes and rules the app writes in
+        # saveread.decode let only the modes and rules the app writes in
         desc = MODE_NAMES[saved.mode]
         if saved.mode == S.MODE_AI:
             desc += " level %d, you %s" % (
@@ -261,7 +254,8 @@ class App:
                     self.moves[self.n] = m
                     self.n += 1
         except ValueError as e:
-            self.show_note(savegame.set_aside("game", e))
+            import saveread
+            self.show_note(saveread.set_aside("game", e))
             return False
         if g.winner:
             savegame.clear()    # over, as apply() leaves a game that ends
@@ -529,32 +523,3 @@ class App:
         if len(line) > self.view.status.n:
             line = text
         self.view.status.center(line, BANNER_TEXT, BANNER)
-
-    # ---- wireless --------------------------------------------------------
-    def play_radio(self, blob=None):
-        """A wireless match (blob: a saved one to resume)."""
-        host = True
-        if blob is None:
-            # the host's rule is the match's: a joiner's own does not apply
-            self.screen_lines(["Wireless match", "",
-                               "A: host a game (%s)" % RULE_NAMES[RULES.index(self.rule)],
-                               "B: join a game (the host's rule)", "",
-                               "X: back"])
-            ev = self.wait_key((PLACE, BACK, MENU))
-            if ev == MENU:
-                return
-            host = ev == PLACE
-        try:
-            import hw_setup
-            radio = hw_setup.make_radio()
-        except (OSError, ValueError) as e:
-            self.show_note("Radio: %s" % (e,))
-            return
-        finally:
-            sys.modules.pop("hw_setup", None)
-        import wireless
-        colour = 1 if self.settings.values[S.BLACK] == S.BLACK_HUMAN else 2
-        try:
-            wireless.Wireless(self, radio).run(host, self.rule, colour, blob)
-        finally:
-            self.other = "AI"

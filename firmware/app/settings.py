@@ -1,6 +1,6 @@
 """The last menu choices, remembered in flash (a few bytes, written atomically)."""
 from micropython import const
-from savegame import recover, replace
+from savegame import replace
 
 PATH = "gomoku.cfg"
 _TMP = "gomoku.cft"
@@ -33,6 +33,7 @@ class Settings:
 
     def load(self):
         """Defaults on a missing or damaged file; never raises."""
+        from saveread import recover
         data = recover(_TMP, PATH, _check, COUNT + 3)
         if data is None:
             return False

@@ -50,7 +50,8 @@ class Wireless:
             try:
                 self.m = M.Match.restore(self.radio, blob)
             except ValueError as e:
-                note = savegame.set_aside("match", e, PATH)
+                import saveread
+                note = saveread.set_aside("match", e, PATH)
                 forget()
                 app.show_note(note)
                 return

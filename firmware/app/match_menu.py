@@ -1,0 +1,67 @@
+"""The ways into a wireless match from the app: host or join one, or take up
+the one saved. Loaded only for them, and the match's own modules (wireless,
+match, link, the radio driver) only once a match starts, so a game against
+the AI or a friend never holds radio code.
+"""
+import sys
+import savegame
+import saveread
+import settings as S
+from settings import RULES, RULE_NAMES
+from controls import PLACE, BACK, MENU
+
+
+def check_snapshot(blob):
+    """A match snapshot's check: of recover()'s temporary file, and of the
+    saved match before the player is offered it."""
+    import match
+    match.check_snapshot(blob)
+
+
+def offer_saved(app):
+    """At boot: a saved match, if there is one, to resume or forget."""
+    blob = saveread.recover(savegame.MATCH_TMP, savegame.MATCH,
+                            check_snapshot, 300)
+    if blob is None:
+        return
+    try:
+        check_snapshot(blob)        # recover() checked only a temp file
+    except ValueError as e:
+        app.show_note(saveread.set_aside("match", e, savegame.MATCH))
+        return
+    app.screen_lines(["Wireless match saved", "", "A: resume it",
+                      "B: forget it"])
+    if app.wait_key((PLACE, BACK)) == PLACE:    # only B deletes it
+        play(app, blob)
+    else:
+        import wireless
+        wireless.forget()
+
+
+def play(app, blob=None):
+    """A wireless match (blob: a saved one to resume)."""
+    host = True
+    if blob is None:
+        # the host's rule is the match's: a joiner's own does not apply
+        app.screen_lines(["Wireless match", "",
+                          "A: host a game (%s)" % RULE_NAMES[RULES.index(app.rule)],
+                          "B: join a game (the host's rule)", "",
+                          "X: back"])
+        ev = app.wait_key((PLACE, BACK, MENU))
+        if ev == MENU:
+            return
+        host = ev == PLACE
+    try:
+        import hw_setup
+        radio = hw_setup.make_radio()
+    except (OSError, ValueError) as e:
+        app.show_note("Radio: %s" % (e,))
+        return
+    finally:
+        sys.modules.pop("hw_setup", None)
+    import wireless
+    colour = 1 if app.settings.values[S.BLACK] == S.BLACK_HUMAN else 2
+    try:
+        wireless.Wireless(app, radio).run(host, app.rule, colour, blob)
+    finally:
+        app.other = "AI"
