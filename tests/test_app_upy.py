@@ -194,3 +194,46 @@ def test_a_fault_of_the_rig_stops_the_run_not_the_firmware(tmp_path):
         run_upy(s.end(), tmp_path)
     assert "RigFault" in str(e.value)
     assert "pixel (999,0) outside" in str(e.value)
+
+
+def heap_modules(out, label):
+    """From a "heapmap" action's output: (the modules sys.modules holds, one
+    name each, and how many module objects the heap holds)."""
+    lines = out.splitlines()
+    k = next(i for i, line in enumerate(lines)
+             if line.startswith("HEAPMAP %s " % label))
+    names = lines[k].split()[2:]
+    end = lines.index("HEAPMAP END", k)
+    blocks = "".join(line.split(": ", 1)[1] for line in lines[k + 1:end]
+                     if len(line) > 10 and line[8:10] == ": ")
+    return names, blocks.count("M")     # mem_info's mark of a module object
+
+
+def test_each_phase_leaves_the_heap_with_its_modules_on_the_unix_port(tmp_path):
+    """Boot (hw_setup, saveread, match_menu), the menu and the game each load
+    their own modules and free them when they end: in the menu and in a game
+    against the AI the heap holds a module object for each module loaded,
+    and none of another phase's. A module named in App.run itself stayed on
+    its frame's stack out of sys.modules, never freed (2.8 KB)."""
+    s = Script()
+    s.wait(300)
+    s.at("heapmap", "menu")
+    s.t += 20
+    s.tap("place")          # Start: vs AI, level 1
+    s.wait(300)
+    s.place(3 * 15 + 3)
+    s.wait(300)
+    s.at("heapmap", "game")
+    (tmp_path / "events.json").write_text(json.dumps(s.end()))
+    lib = compile_firmware(tmp_path / "lib")
+    out = upy.run(RUNNER % (str(tmp_path), "board_sim", {}), heapsize=HEAP,
+                  shims=True, extra_path=[upy.ROOT / "tests",
+                                          upy.ROOT / "host_sim" / "chips", lib])
+    others = {"hw_setup", "saveread", "match_menu", "wireless", "match",
+              "link", "nrf24l01"}
+    names, objects = heap_modules(out, "menu")
+    assert "menu" in names and not others & set(names)
+    assert objects == len(names)
+    names, objects = heap_modules(out, "game")
+    assert "gomoku" in names and not (others | {"menu"}) & set(names)
+    assert objects == len(names)
