@@ -464,3 +464,37 @@ def test_cli_output_paths_it_cannot_write_are_named(tmp_path):
         args = ["--headless", "--until", "10"] + ok + [opt, bad]
         with pytest.raises(SystemExit, match=r"^%s %s: Not a directory$" % (opt, bad)):
             cli.main(args)
+
+
+PORT_OBJECTS = """
+import machine
+import board_sim
+machine.forget_all()
+machine.hardware(board_sim)
+pin = machine.Pin(5)
+spi = machine.SPI(1)
+i2c = machine.I2C(1)
+same = (machine.Pin(5, machine.Pin.OUT, value=0) is pin,
+        machine.SPI(1, baudrate=8000000) is spi and spi.baudrate == 8000000,
+        machine.I2C(1, freq=100000) is i2c and i2c.freq == 100000,
+        machine.Pin(6) is not pin, machine.SPI(0) is not spi)
+machine.forget_all()
+print(same, machine.Pin(5) is not pin)
+"""
+
+
+def test_a_pin_or_bus_is_one_object_as_on_the_ports():
+    """Pin(n), SPI(n) and I2C(n) give the one object for that pin or bus,
+    set up again by the arguments, as the rp2 and esp32 ports do (their
+    objects are static, so the firmware's heap never holds them); a fresh
+    board (forget_all) has fresh ones. On CPython and on the unix port."""
+    import io
+    import contextlib
+    import upy
+    want = "(True, True, True, True, True) True"
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(PORT_OBJECTS, {})
+    assert out.getvalue().strip() == want
+    assert upy.run(PORT_OBJECTS, heapsize="256k", shims=True,
+                   extra_path=[upy.ROOT / "boards"]).strip() == want
