@@ -27,8 +27,9 @@ _KEYS = "A: place  B: undo  X: menu"
 _TO_MENU = const(0)
 _REMATCH = const(1)
 
-# On MicroPython the modules of one phase (menu; engine and AI; radio) are
-# unloaded when it ends, so the heap holds only the code in use.
+# On MicroPython the modules of one phase (reading the saves; the menu;
+# engine and AI; a wireless match) are unloaded when it ends, so the heap
+# holds only the code in use.
 _UNLOAD = sys.implementation.name == "micropython"
 
 
