@@ -25,6 +25,8 @@ g.play(7, 7)
 said(g.play, 7, 7)
 said(ai.best_move, g, 0)
 said(ai.best_move, g, 4)
+said(ai.best_move, g, '2')
+said(ai.best_move, g, 2.0)
 g = build(gomoku.RENJU, [(6, 7), (7, 7), (8, 5), (8, 6)])
 g.play(0, 4)
 said(g.play, 8, 7)
@@ -48,6 +50,8 @@ EXPECTED = [
     "(7, 7) is occupied",
     "level 0 not available",
     "level 4 not available",
+    "level '2' not available",          # a level is a number, not its text
+    "level 2.0 not available",
     "(8, 7) is forbidden for black: double three",
     "(7, 7) is forbidden for black: double four",
     "(3, 5) is forbidden for black: overline",

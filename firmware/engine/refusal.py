@@ -10,7 +10,7 @@ _TEXT = (
     "(%d, %d) is forbidden for black: double four",     # 5 (x, y)
     "(%d, %d) is forbidden for black: overline",        # 6 (x, y)
     "nothing to undo",                                  # 7
-    "level %d not available",                           # 8 (level)
+    "level %r not available",                           # 8 (level)
 )
 
 

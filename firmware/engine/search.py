@@ -111,6 +111,9 @@ def _leaf(g, me, ply, cut=_WIN):
 
 
 def best_move(g, level):
+    if type(level) is not int or level < 2:
+        import refusal
+        raise refusal.error(8, level)               # no such level
     if level > 2:
         try:
             import deepsearch
@@ -118,9 +121,6 @@ def best_move(g, level):
             import refusal
             raise refusal.error(8, level)
         return deepsearch.best_move(g, level)
-    if level != 2:
-        import refusal
-        raise refusal.error(8, level)               # no such level
     if g.winner:
         import refusal
         raise refusal.error(2)                      # game over
