@@ -369,9 +369,9 @@ def test_only_b_forgets_a_saved_match(flash):
 ])
 def test_a_damaged_saved_match_is_set_aside_at_boot_not_offered(flash, capsys, blob, why):
     """A saved match that is not one a match writes is reported at boot,
-    before "A: resume it" would offer it, kept as gomoku.bad for a
-    post-mortem (a damaged local save is kept the same way), and out of the
-    way of the next boot."""
+    before "A: resume it" would offer it, kept as gomoku.mbd for a
+    post-mortem (a damaged local save is kept the same way, as gomoku.bad),
+    and out of the way of the next boot."""
     (flash / "gomoku.mat").write_bytes(blob)
     s = Script()
     s.wait(300)
@@ -380,14 +380,36 @@ def test_a_damaged_saved_match_is_set_aside_at_boot_not_offered(flash, capsys, b
     s.wait(300)
     s.snap("next", band(0, 240))
     snaps = run_device(board_sim, s.end(), str(flash)).snaps
-    assert "Saved match not resumed (match save is %s): kept as gomoku.bad" % why \
+    assert "Saved match not resumed (match save is %s): kept as gomoku.mbd" % why \
         in capsys.readouterr().out
     note, after = " ".join(screen_text(snaps["note"], 240)), screen_text(snaps["next"], 240)
     assert "not resumed" in note
     after = " ".join(after)
     assert "Wireless match saved" not in note + after and "> Start" in after
     assert not (flash / "gomoku.mat").exists()
-    assert (flash / "gomoku.bad").read_bytes() == blob
+    assert (flash / "gomoku.mbd").read_bytes() == blob
+
+
+def test_a_damaged_match_and_a_damaged_game_at_one_boot_are_both_kept(flash, capsys):
+    """Both saves damaged (a flash fault): each is reported and kept under its
+    own name; the match's copy overwrote the game's when both were .bad."""
+    (flash / "gomoku.sav").write_bytes(b"GMKS a damaged game")
+    (flash / "gomoku.mat").write_bytes(b"GMM1 a damaged match")
+    s = Script()
+    s.wait(300)
+    s.tap("place")          # A: continue (the game's note)
+    s.wait(300)
+    s.tap("place")          # A: continue (the match's note)
+    s.wait(300)
+    s.snap("next", band(0, 240))
+    snaps = run_device(board_sim, s.end(), str(flash)).snaps
+    out = capsys.readouterr().out
+    assert "Saved game not resumed (version 32): kept as gomoku.bad" in out
+    assert "Saved match not resumed (match save is corrupt): kept as " \
+        "gomoku.mbd" in out
+    assert "> Start" in " ".join(screen_text(snaps["next"], 240))
+    assert (flash / "gomoku.bad").read_bytes() == b"GMKS a damaged game"
+    assert (flash / "gomoku.mbd").read_bytes() == b"GMM1 a damaged match"
 
 
 def test_a_saved_match_whose_moves_do_not_replay_is_set_aside(flash, capsys):
@@ -402,10 +424,10 @@ def test_a_saved_match_whose_moves_do_not_replay_is_set_aside(flash, capsys):
     s.wait(300)
     snaps = run_device(board_sim, s.end(), str(flash)).snaps
     assert "Wireless match saved" in screen_text(snaps["offer"], 60)
-    assert "Saved match not resumed ((7, 7) is occupied): kept as gomoku.bad" \
+    assert "Saved match not resumed ((7, 7) is occupied): kept as gomoku.mbd" \
         in capsys.readouterr().out
     assert not (flash / "gomoku.mat").exists()
-    assert (flash / "gomoku.bad").read_bytes() == blob
+    assert (flash / "gomoku.mbd").read_bytes() == blob
 
 
 def test_a_match_save_that_fails_is_reported_in_the_players_words(flash, monkeypatch):

@@ -19,6 +19,7 @@ TMP = "gomoku.tmp"
 BAD = "gomoku.bad"
 MATCH = "gomoku.mat"    # a wireless match's snapshot (wireless.py)
 MATCH_TMP = "gomoku.mtt"
+MATCH_BAD = "gomoku.mbd"    # a damaged MATCH, apart from a damaged game
 _ENOSPC = const(28)         # a full flash (not every port's errno module names it)
 HEAD = const(10)            # magic 4, version, rule, mode, level, human, n
 MAX = const(HEAD + 225 + 2)

@@ -102,14 +102,15 @@ def load():
         return None, set_aside("game", e)
 
 
-def set_aside(what, why, path=PATH):
+def set_aside(what, why, path=PATH, bad=BAD):
     """Move a damaged save (PATH or MATCH) out of the way of the next, kept
-    as BAD for a post-mortem; -> the note for the player: what it was, why,
-    where it went."""
-    remove(BAD)
+    as bad (BAD or MATCH_BAD: both can be damaged at one boot) for a
+    post-mortem; -> the note for the player: what it was, why, where it
+    went."""
+    remove(bad)
     try:
-        os.rename(path, BAD)
-        where = "kept as " + BAD
+        os.rename(path, bad)
+        where = "kept as " + bad
     except OSError:
         remove(path)
         where = "removed"

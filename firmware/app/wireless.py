@@ -51,7 +51,8 @@ class Wireless:
                 self.m = M.Match.restore(self.radio, blob)
             except ValueError as e:
                 import saveread
-                note = saveread.set_aside("match", e, PATH)
+                note = saveread.set_aside("match", e, PATH,
+                                         savegame.MATCH_BAD)
                 forget()
                 app.show_note(note)
                 return
