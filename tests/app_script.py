@@ -246,16 +246,14 @@ class Rig:
 
         -> "end" or "reset".
         """
-        if self.heap_every:
-            # one timer walks the events: a timer each, freed as it fired,
-            # hid as much of the firmware's heap as the script had used up
-            self._events = sorted(events, key=lambda ev: ev[0])
-            self._next = 0
+        # one timer walks the events: a timer each, freed as it fired, hid
+        # as much of a watched heap as the script had used up
+        self._events = sorted(events, key=lambda ev: ev[0])
+        self._next = 0
+        if self._events:
             sim_clock.call_at(self._events[0][0] * 1000, self._feed)
+        if self.heap_every:
             self.heap_watch(self.heap_every)    # the schedule is not firmware
-        else:
-            for ev in events:
-                sim_clock.call_at(ev[0] * 1000, self._event(ev))
         sys.modules["board"] = self.board
         sleep = time.sleep_ms
         rig = self
@@ -280,9 +278,6 @@ class Rig:
             time.sleep_ms = sleep
         raise AssertionError("main() returned")
 
-    def _event(self, ev):
-        return lambda: self._guarded(ev)
-
     def _guarded(self, ev):
         try:
             self._do(ev)
@@ -290,7 +285,7 @@ class Rig:
             raise RigFault("script event %r: %r" % (ev[:3], e))
 
     def _feed(self):
-        """The events due now, then a timer for the next (heap watched)."""
+        """The events due now, then a timer for the next."""
         evs = self._events
         now = sim_clock.now_us()
         while self._next < len(evs) and evs[self._next][0] * 1000 <= now:
