@@ -28,7 +28,7 @@ def offer_saved(app):
         check_snapshot(blob)        # recover() checked only a temp file
     except ValueError as e:
         app.show_note(saveread.set_aside("match", e, savegame.MATCH,
-                                            savegame.MATCH_BAD))
+                                         savegame.MATCH_BAD))
         return
     app.screen_lines(["Wireless match saved", "", "A: resume it",
                       "B: forget it"])

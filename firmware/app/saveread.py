@@ -1,7 +1,8 @@
 """The saves read back at boot: the game in progress (savegame's layout),
 and whichever of an atomic write's two files is complete (savegame.replace,
 settings, a wireless match). Also sets a damaged save aside. Loaded only for
-that: the app unloads it when the boot is over.
+these: at boot, and when a saved game or match fails to replay; the phase
+that loaded it unloads it.
 """
 import os
 from micropython import const
