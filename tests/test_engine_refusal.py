@@ -67,5 +67,7 @@ def test_messages_on_cpython_and_refusal_leaves_sys_modules(capsys):
 
 
 def test_messages_on_the_unix_port():
-    out = upy.run(SCRIPT, heapsize="128k", extra_path=[TESTS])
+    # asking for level 4 loads level 3's search modules: at 128k this had
+    # 5 KB to spare, less than the unix port's heap use varies by machine
+    out = upy.run(SCRIPT, heapsize="192k", extra_path=[TESTS])
     assert out.split("\n")[:len(WANT)] == WANT
