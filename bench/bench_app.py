@@ -19,32 +19,23 @@ import host_sim  # noqa: E402
 
 host_sim.install()
 import sim_clock  # noqa: E402
-import upy  # noqa: E402
 from budget import verdict  # noqa: E402
 import board_sim  # noqa: E402
 import board_view as bv  # noqa: E402
 from app_script import Rig, Script, layout, plan_lost_game, stone_point  # noqa: E402
-from test_app_upy import compile_firmware  # noqa: E402
+from test_app_upy import LOAD_RIG, run_script  # noqa: E402
 
 VIEW = layout(board_sim)
 # the engine modules each level adds to gomoku and ai
 LEVEL_MODULES = {1: (), 2: ("candscan", "vcf", "movepick", "search")}
 SPI_HZ = board_sim.LCD["baudrate"]
 
-HEAP_RUN = """
-import gc, json, os, sys
-os.chdir(%r)
-import app_script, board_sim
-rig = app_script.Rig(board_sim)
-with open("events.json") as f:
-    events = json.load(f)
-rig.heap_watch(1)
+HEAP_RUN = LOAD_RIG + """
 before = set(sys.modules)
 r = rig.run(events)
-base = rig.heap_base
 peak = rig.heap_peak
 used = [m for m in %r if m in sys.modules]
-sys.modules["board"] = board_sim
+sys.modules["board"] = board
 rig = events = None
 for m in list(sys.modules):
     if m not in before:
@@ -83,13 +74,9 @@ def heap(level=1):
     s.place(3 * 15 + 3)
     s.wait(300)
     with tempfile.TemporaryDirectory() as d:
-        d = Path(d)
-        (d / "events.json").write_text(json.dumps(s.end()))
-        lib = compile_firmware(d / "lib")
-        out = upy.run(HEAP_RUN % (str(d), LEVEL_MODULES[level], LEVEL_MODULES[level]),
-                      heapsize="1024k", shims=True,
-                      extra_path=[ROOT / "tests", ROOT / "host_sim" / "chips",
-                                  lib])
+        out = run_script(HEAP_RUN % (d, "board_sim", {"heap_every": 1},
+                                     LEVEL_MODULES[level], LEVEL_MODULES[level]),
+                         s.end(), Path(d), "1024k")
     res = json.loads(out.strip().splitlines()[-1])
     assert res["r"] == "end", res
     assert res["used"] == list(LEVEL_MODULES[level]), res     # the AI played at `level`

@@ -11,8 +11,9 @@ Actions: ("tap", name, hold_ms), ("press", name), ("release", name),
 ("tilt", right_dps, forward_dps), ("snap", label, [x0, y0, x1, y1, ...]),
 ("reset",) (machine.reset(): a power cut), ("heapmap", label) (on the unix
 port: the modules loaded and micropython.mem_info(1)'s map of the heap,
-printed between "HEAPMAP label" and "HEAPMAP END"), ("end",). A snap's points are one
-flat list: on the unix port a list of [x, y] pairs took three times the heap.
+printed between "HEAPMAP label" and "HEAPMAP END"), ("end",). A snap's
+points are one flat list: on the unix port a list of [x, y] pairs took
+three times the heap.
 """
 import sys
 import time     # on the unix port host_sim's shim: loaded before any heap base
@@ -164,7 +165,8 @@ class Script:
 class Rig:
     """The handheld of `board` on the host_sim models, flash in the cwd."""
 
-    def __init__(self, board, gyro=True, bias=None, radio=True, medium=None):
+    def __init__(self, board, gyro=True, bias=None, radio=True, medium=None,
+                 heap_every=0):
         import tilt_model
         import button_model
         machine.forget_all()
@@ -204,7 +206,8 @@ class Rig:
             machine.attach_spi(r["spi"], r["cs"], self.radio, r["chip"])
         self.spi_bytes = 0
         self.bytes_at = {}
-        self.heap_every = 0
+        self.heap_every = heap_every    # run() watches the heap (heap_watch)
+        self.heap_peak = None
 
     def _count(self, rec):
         if rec.get("dev") == self.board.LCD["chip"]:

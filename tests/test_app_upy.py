@@ -32,17 +32,21 @@ from app_script import Script, layout, plan_lost_game, stone_point  # noqa: E402
 HEAP = "448k"
 VIEW = layout(board_sim)
 
-RUNNER = """
-import gc, json, os
+# The rig for a board (by name, with Rig's keywords) on the flash folder
+# that run_script() fills, and the script's events, as `rig` and `events`.
+LOAD_RIG = """
+import gc, json, os, sys
 os.chdir(%r)
 import app_script
 board = __import__(%r)
 rig = app_script.Rig(board, **%r)
 with open("events.json") as f:
     events = json.load(f)
+"""
+RUNNER = LOAD_RIG + """
 gc.collect()
 r = rig.run(events)
-print(json.dumps({"r": r, "snaps": rig.snaps}))
+print(json.dumps({"r": r, "snaps": rig.snaps, "peak": rig.heap_peak}))
 """
 
 
@@ -57,13 +61,21 @@ def compile_firmware(out):
     return out
 
 
-def run_upy(events, flash, heap=HEAP, board="board_sim", **rig):
+def run_script(code, events, flash, heap=HEAP):
+    """Run `code` on the unix port with the firmware as .mpy in flash/lib,
+    the script's events in flash/events.json, the rig and the chip models
+    on its path. -> its stdout."""
+    flash.mkdir(parents=True, exist_ok=True)
     (flash / "events.json").write_text(json.dumps(events))
     lib = compile_firmware(flash / "lib")
-    out = upy.run(RUNNER % (str(flash), board, rig), heapsize=heap,
-                  shims=True,
-                  extra_path=[upy.ROOT / "tests",
-                              upy.ROOT / "host_sim" / "chips", lib])
+    return upy.run(code, heapsize=heap, shims=True,
+                   extra_path=[upy.ROOT / "tests",
+                               upy.ROOT / "host_sim" / "chips", lib])
+
+
+def run_upy(events, flash, heap=HEAP, board="board_sim", **rig):
+    """RUNNER on `board`: -> {"r": "end" or "reset", "snaps", "peak"}."""
+    out = run_script(RUNNER % (str(flash), board, rig), events, flash, heap)
     return json.loads(out.strip().splitlines()[-1])
 
 
@@ -138,27 +150,8 @@ def test_esp32_without_gyro_steers_by_keys_on_the_unix_port(tmp_path):
     assert [i for i in range(225) if got[i] == bv.WHITE] == [9 * 15 + 8]
 
 
-HEAP_RUNNER = """
-import gc, json, os
-os.chdir(%r)
-import app_script, board_sim
-rig = app_script.Rig(board_sim)
-with open("events.json") as f:
-    events = json.load(f)
-rig.heap_watch(1)
-r = rig.run(events)
-print(json.dumps({"r": r, "peak": rig.heap_peak}))
-"""
-
-
 def heap_peak(events, flash):
-    flash.mkdir()
-    (flash / "events.json").write_text(json.dumps(events))
-    lib = compile_firmware(flash / "lib")
-    out = upy.run(HEAP_RUNNER % str(flash), heapsize="1024k", shims=True,
-                  extra_path=[upy.ROOT / "tests",
-                              upy.ROOT / "host_sim" / "chips", lib])
-    res = json.loads(out.strip().splitlines()[-1])
+    res = run_upy(events, flash, heap="1024k", heap_every=1)
     assert res["r"] == "end"
     return res["peak"]
 
@@ -224,11 +217,8 @@ def test_each_phase_leaves_the_heap_with_its_modules_on_the_unix_port(tmp_path):
     s.place(3 * 15 + 3)
     s.wait(300)
     s.at("heapmap", "game")
-    (tmp_path / "events.json").write_text(json.dumps(s.end()))
-    lib = compile_firmware(tmp_path / "lib")
-    out = upy.run(RUNNER % (str(tmp_path), "board_sim", {}), heapsize=HEAP,
-                  shims=True, extra_path=[upy.ROOT / "tests",
-                                          upy.ROOT / "host_sim" / "chips", lib])
+    out = run_script(RUNNER % (str(tmp_path), "board_sim", {}), s.end(),
+                     tmp_path)
     others = {"hw_setup", "saveread", "match_menu", "wireless", "match",
               "link", "nrf24l01"}
     names, objects = heap_modules(out, "menu")

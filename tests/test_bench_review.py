@@ -58,10 +58,10 @@ def _app_heap(monkeypatch, level, **res):
     bench_app = bench("bench_app")
     monkeypatch.setattr(bench_app, "plan_lost_game",
                         lambda rule, lv, human: ([112, 113, 114, 115], None))
-    monkeypatch.setattr(bench_app, "compile_firmware", lambda path: path)
     out = dict({"r": "end", "code": 30 * 1024,
                 "used": list(bench_app.LEVEL_MODULES[level])}, **res)
-    monkeypatch.setattr(bench_app.upy, "run", lambda code, **kw: "boot\n" + json.dumps(out))
+    monkeypatch.setattr(bench_app, "run_script",
+                        lambda code, events, flash, heap: "boot\n" + json.dumps(out))
     bench_app.heap(level)
 
 
