@@ -35,8 +35,9 @@ def test_init_without_reset_pin_uses_swreset(chip):
 @pytest.mark.parametrize("chip", CHIPS)
 def test_model_holds_leftovers_until_a_reset_and_times_swreset(chip):
     """The chip model on its own, as the driver's reset relies on it: no
-    defaults at power-on, the first command before a reset noted, SWRESET
-    or RST restoring the defaults, then 5 ms busy and 120 ms to SLPOUT."""
+    defaults at power-on, the first command before a reset noted, RST
+    restoring the defaults and SWRESET all but MADCTL and COLMOD (their
+    "S/W Reset: No change"), then 5 ms busy and 120 ms to SLPOUT."""
     import machine
     import mipi_dcs_model as dcs
     import sim_clock
@@ -68,11 +69,14 @@ def test_model_holds_leftovers_until_a_reset_and_times_swreset(chip):
     cmd(dcs.NOP)
     cmd(dcs.RDDCOLMOD, read=1)                       # reads and NOP are fine
     assert m.errors == []
-    cmd(dcs.MADCTL, [0])
+    cmd(dcs.MADCTL, [dcs.MV])
     cmd(dcs.COLMOD, [0x55])
+    cmd(dcs.INVON)
     assert len(m.errors) == 1 and "command 36 before any reset" in m.errors[0]
     cmd(dcs.SWRESET)
-    assert m.reset_by == "SWRESET" and regs() == defaults and m.sleeping
+    # MADCTL and COLMOD kept; the window spans the RAM as MV turns it
+    assert m.reset_by == "SWRESET" and m.sleeping
+    assert regs() == (dcs.MV, 0x55, False, 0, 319, 0, 239)
     cmd(dcs.SLPOUT, wait_ms=4)                       # within 5 ms: ignored
     assert m.sleeping and "too early" in m.errors[-1]
     sim_clock.advance_us(1000)

@@ -133,11 +133,17 @@ def test_short_reset_pulse_does_not_reset():
     assert h.m.sleeping and h.m.madctl == 0 and h.m.colmod == 0x66
 
 
-def test_swreset_restores_defaults_and_needs_120ms_before_slpout():
+def test_swreset_keeps_madctl_and_colmod_and_needs_120ms_before_slpout():
+    # the datasheets' default tables: MADCTL and COLMOD "S/W Reset: No
+    # change"; the rest as after a hardware reset, the window's ends as MV
+    # turns the RAM
     h = st()
     h.boot(madctl=0x60)
     h.cmd(dcs.SWRESET, wait_ms=5)
-    assert h.m.sleeping and h.m.madctl == 0 and not h.m.display_on
+    m = h.m
+    assert m.sleeping and not m.display_on and not m.inverted
+    assert (m.madctl, m.colmod) == (0x60, 0x55)
+    assert (m.sc, m.ec, m.sp, m.ep) == (0, 319, 0, 239)
     h.cmd(dcs.SLPOUT)
     assert h.m.sleeping
 

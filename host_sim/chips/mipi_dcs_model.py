@@ -15,8 +15,10 @@ part of it the glass covers:
   before any reset (not SWRESET, NOP or a read) is noted in `errors`, and
   `reset_by` says what last reset the controller: None (nothing since
   power-on), "RST" or "SWRESET";
-- hardware reset (RST low >= 10 us) and SWRESET restore the register
-  defaults; commands within 5 ms of either are ignored and noted in `errors`;
+- hardware reset (RST low >= 10 us) restores the register defaults, and
+  SWRESET all but MADCTL and COLMOD ("S/W Reset: No change" in the
+  datasheets' default tables; the window's ends then follow MADCTL's MV);
+  commands within 5 ms of either are ignored and noted in `errors`;
   SLPOUT needs 120 ms after a reset, and 5 ms before the next command;
 - CASET/RASET set the window (SC..EC, SP..EP; SC > EC is refused), RAMWR
   starts at (SC, SP), RAMWRC continues; the pointer runs along the column,
@@ -163,12 +165,16 @@ class DcsPanel:
         self.inverted = False
         self.idle = False
         self.partial = False
-        self.madctl = 0
-        self.colmod = 0x66
+        if how != "SWRESET":
+            self.madctl = 0
+            self.colmod = 0x66
+        w, h = self.RAM_W, self.RAM_H
+        if self.madctl & MV:
+            w, h = h, w
         self.sc = 0
-        self.ec = self.RAM_W - 1
+        self.ec = w - 1
         self.sp = 0
-        self.ep = self.RAM_H - 1
+        self.ep = h - 1
         self._c = 0
         self._p = 0
         self._cmd = None
