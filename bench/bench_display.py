@@ -1,9 +1,10 @@
 """Display figures: bytes the drivers put on the SPI bus for typical draws,
 counted from the simulator's bus trace (commands, parameters and pixels,
 every byte clocked while the LCD's CS is low), and the time each implies
-at the SPI clock its board gives the chip (bytes * 8 / clock: the ST7789 on
-pico_lcd13, the ILI9341 on esp32_ili9341; CPU time between transfers not
-included). Also what the driver allocates: one 1024-byte line buffer.
+at the SPI clock its board's port really gives the chip (bytes * 8 /
+clock: the ST7789 on pico_lcd13, the ILI9341 on esp32_ili9341; spi_clock
+has the ports' dividers; CPU time between transfers not included). Also
+what the driver allocates: one 1024-byte line buffer.
 """
 import os
 import sys
@@ -20,9 +21,10 @@ import st7789_model  # noqa: E402
 import ili9341_model  # noqa: E402
 import board_pico_lcd13  # noqa: E402
 import board_esp32_ili9341  # noqa: E402
+import spi_clock  # noqa: E402
 
-SPI_HZ = {"st7789": board_pico_lcd13.LCD["baudrate"],
-          "ili9341": board_esp32_ili9341.LCD["baudrate"]}
+SPI_HZ = {"st7789": spi_clock.bus_hz(board_pico_lcd13, board_pico_lcd13.LCD),
+          "ili9341": spi_clock.bus_hz(board_esp32_ili9341, board_esp32_ili9341.LCD)}
 counts = {"bytes": 0, "windows": 0}
 
 
@@ -89,8 +91,8 @@ def app_board(d):
 
 def line(hz, name, nbytes, windows):
     ms = nbytes * 8 * 1000.0 / hz
-    print("%s: %d bytes on SPI (%d RAMWR windows) -> %.2f ms at %d MHz"
-          % (name, nbytes, windows, ms, hz // 1000000))
+    print("%s: %d bytes on SPI (%d RAMWR windows) -> %.2f ms at %s"
+          % (name, nbytes, windows, ms, spi_clock.mhz(hz)))
 
 
 def figures(chip):

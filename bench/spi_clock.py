@@ -1,0 +1,50 @@
+"""The clock an SPI bus really runs at on a board's port.
+
+A port's SPI block divides its input clock, so a board's `baudrate` is a
+ceiling the port rounds down to a rate its divider can make:
+
+- rp2: the RP2040's PL022 divides clk_peri (clk_sys, 125 MHz at
+  MicroPython's default machine.freq()) by an even prescale (2..254) times
+  a post-divide (1..256). The port sets it with the pico-sdk's
+  spi_set_baudrate: the smallest prescale with clk < (prescale + 2) * 256 *
+  rate, then the largest post-divide whose next smaller one would be above
+  the rate (for a few slow rates, none is: 100 kHz asked gives 122 kHz).
+  40 MHz asked runs at 125 / 4 = 31.25 MHz.
+- esp32: the SPI master divides its 80 MHz APB clock by a whole number;
+  the 10 MHz the ILI9341 board asks is 80 / 8.
+- the simulator runs a bus at the rate asked.
+"""
+RP2040_CLK_PERI = 125000000
+ESP32_APB = 80000000
+
+
+def rp2040(hz, clk=RP2040_CLK_PERI):
+    """The RP2040's SPI clock for `hz` asked."""
+    prescale = 2
+    while prescale <= 254 and clk >= (prescale + 2) * 256 * hz:
+        prescale += 2
+    if prescale > 254:
+        raise ValueError("%d Hz is below the RP2040's slowest SPI clock" % hz)
+    postdiv = 256
+    while postdiv > 1 and clk // (prescale * (postdiv - 1)) <= hz:
+        postdiv -= 1
+    return clk // (prescale * postdiv)
+
+
+def esp32(hz, apb=ESP32_APB):
+    """The ESP32's SPI clock for `hz` asked: APB over a whole divisor."""
+    return apb // max(1, -(-apb // hz))
+
+
+def bus_hz(board, bus):
+    """The clock of `bus` (a board's LCD or RADIO settings) on its port."""
+    if board.PORT == "rp2":
+        return rp2040(bus["baudrate"])
+    if board.PORT == "esp32":
+        return esp32(bus["baudrate"])
+    return bus["baudrate"]
+
+
+def mhz(hz):
+    """`hz` as the benches print it: '31.25 MHz', '10 MHz'."""
+    return "%g MHz" % (hz / 1e6)
