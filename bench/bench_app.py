@@ -32,7 +32,7 @@ VIEW = layout(board_sim)
 LEVEL_MODULES = {1: (), 2: ("candscan", "vcf", "movepick", "search")}
 SPI_HZ = board_sim.LCD["baudrate"]      # the simulator clocks the rate asked
 # the board it lays out, a Pico, divides that down
-PICO_SPI_HZ = spi_clock.bus_hz(board_pico_lcd13, board_pico_lcd13.LCD)
+PICO_SPI_HZ = spi_clock.bus_hz(board_pico_lcd13.PORT, board_pico_lcd13.LCD["baudrate"])
 
 HEAP_RUN = LOAD_RIG + """
 before = set(sys.modules)

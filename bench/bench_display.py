@@ -9,7 +9,8 @@ what the driver allocates: one 1024-byte line buffer.
 import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path[:0] = [ROOT, os.path.join(ROOT, "tools")]
 import host_sim  # noqa: E402
 
 host_sim.install()
@@ -23,8 +24,8 @@ import board_pico_lcd13  # noqa: E402
 import board_esp32_ili9341  # noqa: E402
 import spi_clock  # noqa: E402
 
-SPI_HZ = {"st7789": spi_clock.bus_hz(board_pico_lcd13, board_pico_lcd13.LCD),
-          "ili9341": spi_clock.bus_hz(board_esp32_ili9341, board_esp32_ili9341.LCD)}
+SPI_HZ = {b.LCD["chip"]: spi_clock.bus_hz(b.PORT, b.LCD["baudrate"])
+          for b in (board_pico_lcd13, board_esp32_ili9341)}
 counts = {"bytes": 0, "windows": 0}
 
 

@@ -171,7 +171,7 @@ def test_build_main_reports_each_heap_under_its_name(monkeypatch, capsys):
         assert js["min_heap_mpy"] // 1024 == mpy_kb and js["min_heap_py"] // 1024 == src_kb
 
 
-# -- spi_clock: the rate a port's SPI divider makes of the rate asked ----------------
+# -- tools/spi_clock (bench_display, bench_app, the wiring tables): the SPI divider
 
 @pytest.mark.parametrize("asked, rp2040, esp32", [
     (62500000, 62500000, 40000000),     # 125/(2*1); 80/2
@@ -184,12 +184,12 @@ def test_build_main_reports_each_heap_under_its_name(monkeypatch, capsys):
     (100000, 122070, 100000),           # 125/(4*256); 80/800
 ])
 def test_spi_clock_divides_as_the_pico_sdk_and_esp32_do(asked, rp2040, esp32):
-    spi_clock = bench("spi_clock")
+    import spi_clock
     assert spi_clock.rp2040(asked) == rp2040 and spi_clock.esp32(asked) == esp32
 
 
 def test_spi_clock_refuses_a_rate_below_the_rp2040s_slowest():
-    spi_clock = bench("spi_clock")
+    import spi_clock
     assert spi_clock.rp2040(1922) == 1922   # 125 MHz / (254 * 256)
     with pytest.raises(ValueError, match="slowest"):
         spi_clock.rp2040(1000)

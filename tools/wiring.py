@@ -14,6 +14,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))
 import build as _build  # noqa: E402
+import spi_clock  # noqa: E402
 
 # Raspberry Pi Pico: GPn -> physical header pin (pin 1 at the USB end, left).
 PICO_PIN = {0: 1, 1: 2, 2: 4, 3: 5, 4: 6, 5: 7, 6: 9, 7: 10, 8: 11, 9: 12,
@@ -54,6 +55,13 @@ def board_pin(port, gpio):
     return "GPIO%d" % gpio
 
 
+def spi_bus(port, cfg):
+    """'SPI1 at 31.25 MHz (40 MHz asked)': the clock the port's divider makes."""
+    hz = spi_clock.bus_hz(port, cfg["baudrate"])
+    note = "" if hz == cfg["baudrate"] else " (%s asked)" % spi_clock.mhz(cfg["baudrate"])
+    return "SPI%d at %s%s" % (cfg["spi"], spi_clock.mhz(hz), note)
+
+
 def table(board):
     d = load(board)
     port = d["PORT"]
@@ -61,7 +69,7 @@ def table(board):
             "|---|---|---|---|"]
     power = "3V3 (pin 36), GND (pin 38)" if port == "rp2" else "3V3, GND"
     lcd = d["LCD"]
-    bus = "SPI%d at %d MHz" % (lcd["spi"], lcd["baudrate"] // 1000000)
+    bus = spi_bus(port, lcd)
     rows.append("| %s LCD | VCC, GND | %s | |" % (lcd["chip"].upper(), power))
     for key, name in LCD_PINS:
         pin = lcd.get(key)
@@ -94,8 +102,7 @@ def table(board):
         pin = r.get(key)
         rows.append("| %s radio | %s | %s | %s |" % (
             r["chip"].upper(), name, "-" if pin is None else board_pin(port, pin),
-            "SPI%d at %d MHz" % (r["spi"], r["baudrate"] // 1000000)
-            if key in ("sck", "mosi", "miso", "cs") else "GPIO"))
+            spi_bus(port, r) if key in ("sck", "mosi", "miso", "cs") else "GPIO"))
     for name, pin in d["BUTTONS"].items():
         rows.append("| button | %s | %s | to GND, internal pull-up |" % (
             name, board_pin(port, pin)))

@@ -1,4 +1,5 @@
-"""The clock an SPI bus really runs at on a board's port.
+"""The clock an SPI bus really runs at on a board's port (bench figures,
+docs/HARDWARE.md's wiring tables).
 
 A port's SPI block divides its input clock, so a board's `baudrate` is a
 ceiling the port rounds down to a rate its divider can make:
@@ -36,15 +37,15 @@ def esp32(hz, apb=ESP32_APB):
     return apb // max(1, -(-apb // hz))
 
 
-def bus_hz(board, bus):
-    """The clock of `bus` (a board's LCD or RADIO settings) on its port."""
-    if board.PORT == "rp2":
-        return rp2040(bus["baudrate"])
-    if board.PORT == "esp32":
-        return esp32(bus["baudrate"])
-    return bus["baudrate"]
+def bus_hz(port, hz):
+    """The clock of a bus asked for `hz` on `port` (a board's PORT)."""
+    if port == "rp2":
+        return rp2040(hz)
+    if port == "esp32":
+        return esp32(hz)
+    return hz
 
 
 def mhz(hz):
-    """`hz` as the benches print it: '31.25 MHz', '10 MHz'."""
+    """`hz` as the benches and wiring tables print it: '31.25 MHz', '10 MHz'."""
     return "%g MHz" % (hz / 1e6)
