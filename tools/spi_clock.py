@@ -1,8 +1,8 @@
 """The clock an SPI bus really runs at on a board's port (bench figures,
 docs/HARDWARE.md's wiring tables).
 
-A port's SPI block divides its input clock, so a board's `baudrate` is a
-ceiling the port rounds down to a rate its divider can make:
+A port's SPI block divides its input clock, so a board's `baudrate`
+becomes a rate that divider can make, mostly a little below the one asked:
 
 - rp2: the RP2040's PL022 divides clk_peri (clk_sys, 125 MHz at
   MicroPython's default machine.freq()) by an even prescale (2..254) times
