@@ -168,13 +168,11 @@ class DcsPanel:
         if how != "SWRESET":
             self.madctl = 0
             self.colmod = 0x66
-        w, h = self.RAM_W, self.RAM_H
-        if self.madctl & MV:
-            w, h = h, w
+        cols, pages = self._extent()
         self.sc = 0
-        self.ec = w - 1
+        self.ec = cols - 1
         self.sp = 0
-        self.ep = h - 1
+        self.ep = pages - 1
         self._c = 0
         self._p = 0
         self._cmd = None
@@ -184,6 +182,13 @@ class DcsPanel:
         self._busy_until = now + _BUSY_US
         self._slpout_ok_at = now + _SLPOUT_AFTER_US
         self.version += 1
+
+    def _extent(self):
+        """How many column and page addresses the host has: MV exchanges
+        the RAM's."""
+        if self.madctl & MV:
+            return self.RAM_H, self.RAM_W
+        return self.RAM_W, self.RAM_H
 
     def _error(self, msg):
         if len(self.errors) < _MAX_ERRORS:
@@ -315,9 +320,8 @@ class DcsPanel:
             if len(p) == 4:
                 s = p[0] << 8 | p[1]
                 e = p[2] << 8 | p[3]
-                mv = self.madctl & MV
-                limit = (self.RAM_H if (cmd == CASET) == bool(mv)
-                         else self.RAM_W) - 1
+                cols, pages = self._extent()
+                limit = (cols if cmd == CASET else pages) - 1
                 name = "CASET" if cmd == CASET else "RASET"
                 if s > e:
                     self._error("%s start %d > end %d: ignored" % (name, s, e))
