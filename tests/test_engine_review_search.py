@@ -66,7 +66,7 @@ def leaf(g, ply, ply3=3):
     G = search._g
     L = search._L2
     G[search._WIDTH], G[search._REPLY_WIDTH], G[search._PLY3_WIDTH] = L[0], L[3], ply3
-    G[search._NODES], G[search._NODE_LIMIT] = 0, L[5]
+    G[search._NODES] = 0
     return search._leaf(g, g.turn, ply)
 
 
@@ -180,18 +180,17 @@ def test_level2_plays_the_games_it_always_played(rule):
 @pytest.mark.parametrize("stones", [OPENING, OPENING[:5]])
 def test_level2_scans_keep_only_the_candidates_the_search_reads(stones, monkeypatch):
     # keeping candidates costs the micro:bit time: the root keeps its width,
-    # a reply its replies', a reply's reply the third ply's while scans are
-    # left for one, deeper scans none; the move and the work stay the same
+    # a reply its replies', a reply's reply the third ply's, deeper scans
+    # none; the move and the work stay the same
     g = replay(stones)
     L = search._L2
     G = search._g
     want = level2(g)
-    widths = {}
+    widths = set()
     gen = candscan.gen
 
     def spy(g, ply, me):
-        third = G[search._PLY3_WIDTH] if G[search._NODES] + 1 < L[5] else 0
-        widths.setdefault((ply, G[search._WIDTH], third), 0)
+        widths.add((ply, G[search._WIDTH], G[search._PLY3_WIDTH]))
         return gen(g, ply, me)
 
     monkeypatch.setattr(candscan, "gen", spy)
@@ -203,27 +202,46 @@ def test_level2_scans_keep_only_the_candidates_the_search_reads(stones, monkeypa
     assert any(ply == 2 and width for ply, width, _ in widths)
 
 
-def test_level2_third_ply_starts_only_below_its_scan_limit(monkeypatch):
-    # every third-ply node is met after the root move's scan and the
-    # reply's own: with a limit of 2 scans or less no third ply starts at
-    # all, as if its width were 0
+def test_level2_reads_the_third_ply_for_whole_root_moves_while_scans_last(monkeypatch):
+    # a root move begun under the scan limit is searched with the third ply
+    # throughout; once the scans are spent no root move is begun, and the
+    # move is one of those searched: values of two depths are never compared
     g = replay(OPENING)
     L = search._L2
+    G = search._g
     before = state(g)
-    full = level2(g)
-    none = level2(g, L[:4] + (0, L[5], 0) + L[7:], monkeypatch)
-    assert none[1] < full[1]                    # the third ply is read here
-    for limit in (0, 1, 2):
-        assert level2(g, L[:5] + (limit,) + L[6:], monkeypatch) == none, limit
-    assert state(g) == before
+    gen = candscan.gen
+    begun = []                          # scans spent as each root move begins
+
+    def spy(g, ply, me):
+        if ply == 1:
+            begun.append(G[search._NODES])
+        if ply == 2:
+            assert G[search._WIDTH] == G[search._PLY3_WIDTH] > 0
+        return gen(g, ply, me)
+
+    monkeypatch.setattr(candscan, "gen", spy)
+    level2(g)
+    roots = len(begun)
+    assert roots > 2
+    searched = set()
+    for limit in [0, 1] + begun[1:] + [begun[-1] + 1, 10 ** 6]:
+        del begun[:]
+        m, scans, _ = level2(g, L[:5] + (limit,) + L[6:], monkeypatch)
+        assert all(b < limit for b in begun[1:]), limit
+        assert len(begun) == roots or scans >= limit, limit
+        assert m in candscan._mv[:len(begun)], limit
+        searched.add(len(begun))
+        assert state(g) == before
+    assert searched >= {1, 2, roots}     # limit 0: the first root move alone
 
 
 # the slots of candscan._g level 2 sets for itself, each with what an
 # earlier search (of any level) might have left there
 LEFT_OVER = (
-    {search._NODES: 10 ** 6, search._NODE_LIMIT: 0, search._VCF_NODES: 10 ** 6,
+    {search._NODES: 10 ** 6, search._VCF_NODES: 10 ** 6,
      search._VCF_LIMIT: 0, search._WIDTH: 1, search._REPLY_WIDTH: 1, search._PLY3_WIDTH: 0},
-    {search._NODES: 0, search._NODE_LIMIT: 10 ** 6, search._VCF_NODES: 0,
+    {search._NODES: 0, search._VCF_NODES: 0,
      search._VCF_LIMIT: 10 ** 6, search._WIDTH: 10, search._REPLY_WIDTH: 10,
      search._PLY3_WIDTH: 10},
 )

@@ -281,7 +281,7 @@ def level2_leaf(g):
     G = search._g
     L = search._L2
     G[search._WIDTH], G[search._REPLY_WIDTH], G[search._PLY3_WIDTH] = L[0], L[3], L[6]
-    G[search._NODES], G[search._NODE_LIMIT] = 0, L[5]
+    G[search._NODES] = 0
     return search._leaf(g, g.turn, 1)
 
 

@@ -7,10 +7,12 @@ forced blocks (of fours, and of open threes when there is no four to answer
 with) played out, double threes, else the eval.
 Each reply gets a few answers of its own too (a third ply) when the side to
 move stands worse by the eval, where defence needs it, and on every black
-move, where the attack gains from it; white's first moves, which decide its
-games, look at more candidates and replies. A seeded xorshift picks among
-moves within a margin of the best. Fixed limits, no clock; all buffers
-exist at import, a move allocates nothing. Level 3 is deepsearch.
+move, where the attack gains from it, while a budget of scans lasts: the
+root moves it does not reach are not searched, as values of two depths do
+not compare. White's first moves, which decide its games, look at more
+candidates and replies. A seeded xorshift picks among moves within a margin
+of the best. Fixed limits, no clock; all buffers exist at import, a move
+allocates nothing. Level 3 is deepsearch.
 """
 import candscan as C
 from candscan import _g, const
@@ -23,7 +25,6 @@ _TT = const(25000)          # a double three against no four: won, barring a VCF
 # candscan's, as test_engine_consts checks
 _MW = const(10)
 _NODES = const(0)
-_NODE_LIMIT = const(1)
 _VCF_NODES = const(2)
 _VCF_LIMIT = const(3)
 _STATUS = const(6)
@@ -44,9 +45,10 @@ _S_THREAT = const(4)
 
 _rv = [0] * _MW
 # level 2: width, root VCF nodes, margin, reply width, third ply width when
-# behind, scans after which no third ply starts; black's third ply width
-# when not behind; white's width (root and replies) before the board holds
-# so many stones. The micro:bit's 10 s a move sets these (bench_mcu_ai).
+# behind, scans after which no root move is begun when a third ply is read;
+# black's third ply width when not behind; white's width (root and replies)
+# before the board holds so many stones. The micro:bit's 10 s a move sets
+# these (bench_mcu_ai).
 # Black's attack gains from the third ply on every move, white's defence
 # from wider first moves, where its games are decided; each alone gains a
 # point against ref_alphabeta, more width or depth elsewhere none, and VCF
@@ -57,17 +59,16 @@ _L2 = (7, 10, 40, 7, 5, 150, 3, 10, 16)
 def _leaf(g, me, ply, cut=_WIN):
     # value for `me` to move: threats from the scan, forced blocks played
     # out, double threes; at ply 1 the best few replies each valued at
-    # ply 2, there (if _g[_PLY3_WIDTH], until _g[_NODE_LIMIT] scans) the
-    # best few answers at ply 3, each loop stopping past `cut`; deeper an
-    # open three is blocked; else the eval. A drawn game (renju: black left
-    # no point) is 0
+    # ply 2, there (if _g[_PLY3_WIDTH]) the best few answers at ply 3,
+    # each loop stopping past `cut`; deeper an open three is blocked; else
+    # the eval. A drawn game (renju: black left no point) is 0
     if g.winner:
         return 0
     G = _g
     # the candidates this node reads: its replies at ply 1, at ply 2 the
-    # third ply's answers if it has any and scans are left, deeper none
+    # third ply's answers if it has any, deeper none
     G[_WIDTH] = (G[_REPLY_WIDTH] if ply == 1 else
-                 G[_PLY3_WIDTH] if ply == 2 and G[_NODES] + 1 < G[_NODE_LIMIT] else 0)
+                 G[_PLY3_WIDTH] if ply == 2 else 0)
     n = C.gen(g, ply if ply < 3 else 3, me)
     G[_NODES] += 1
     st = G[_STATUS]
@@ -83,7 +84,7 @@ def _leaf(g, me, ply, cut=_WIN):
         if G[_ATTACK] >= 600 and G[_DEFENCE] < 480:
             # a double three against no four: won unless a VCF defends
             return _TT - ply
-        if ply < 3 and n > 1 and (ply == 1 or G[_PLY3_WIDTH] and G[_NODES] < G[_NODE_LIMIT]):
+        if ply < 3 and n > 1 and (ply == 1 or G[_PLY3_WIDTH]):
             n = min(n, G[_REPLY_WIDTH] if ply == 1 else G[_PLY3_WIDTH])
             ev = -_WIN
             k = 0
@@ -145,10 +146,13 @@ def best_move(g, level):
     while 1:
         G[_PLY3_WIDTH] = t
         G[_NODES] = 0
-        G[_NODE_LIMIT] = L[5]
         k = 0
         best = -_WIN
         while k < n:
+            if t and k and G[_NODES] >= L[5]:
+                # the third ply's scans are spent: the moves left are not
+                # searched, nor compared with those searched deeper
+                break
             p = C._mv[k]
             g.play(p % 15, p // 15)
             v = -_leaf(g, 3 - me, 1, L[2] - best if best > -_WIN else _WIN)
@@ -162,7 +166,7 @@ def best_move(g, level):
         # lost at three plies whatever it plays: choose by two, which holds
         # off what is nearest (an opponent may not find the deeper win)
         t = 0
-    return pick(C._mv, V, n, best, L[2])
+    return pick(C._mv, V, k, best, L[2])
 
 
 def root(g, me):
