@@ -25,7 +25,7 @@ _sc = [0] * (4 * _MW)
 # on MicroPython the name costs nothing.
 _g = [0] * 20
 _NODES = const(0)           # scans this move (search), nodes (deepsearch)
-_NODE_LIMIT = const(1)       # deepsearch: its limit of nodes
+_NODE_LIMIT = const(1)      # deepsearch: its limit of nodes
 _VCF_NODES = const(2)       # vcf: moves tried, and the limit
 _VCF_LIMIT = const(3)
 _HASH = const(4)            # deepsearch: Zobrist hash of the position
