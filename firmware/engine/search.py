@@ -84,8 +84,9 @@ def _leaf(g, me, ply, cut=_WIN):
         if G[_ATTACK] >= 600 and G[_DEFENCE] < 480:
             # a double three against no four: won unless a VCF defends
             return _TT - ply
-        if ply < 3 and n > 1 and (ply == 1 or G[_PLY3_WIDTH]):
-            n = min(n, G[_REPLY_WIDTH] if ply == 1 else G[_PLY3_WIDTH])
+        if ply < 3 and n > 1:
+            # n: the candidates kept, no more than the width set above
+            # (none at ply 2 without a third ply)
             ev = -_WIN
             k = 0
             while k < n:
