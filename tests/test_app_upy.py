@@ -80,6 +80,18 @@ def run_upy(events, flash, heap=HEAP, board="board_sim", **rig):
     return json.loads(out.strip().splitlines()[-1])
 
 
+def test_the_firmware_carries_no_path_of_the_checkout(tmp_path):
+    """Each module's source name is a qstr on the heap: a full path would make
+    the app's heap figure grow with where the repository was cloned."""
+    lib = compile_firmware(tmp_path / "lib")
+    names = sorted(p.name for p in lib.glob("*.mpy"))
+    assert "app.mpy" in names and "search.mpy" in names
+    for mpy in lib.glob("*.mpy"):
+        data = mpy.read_bytes()
+        assert str(upy.ROOT).encode() not in data, mpy.name
+        assert (mpy.stem + ".py").encode() in data, mpy.name
+
+
 def test_full_game_vs_ai_on_the_unix_port(tmp_path):
     moves, g = plan_lost_game(gomoku.FREESTYLE, 1, 1)
     assert g.winner == 2
