@@ -13,8 +13,6 @@ CI machine ran out at 384 KB). The firmware's own budget (64 KB) is measured
 by bench/bench_app.py.
 """
 import json
-import sys
-from pathlib import Path
 
 import pytest
 
@@ -24,7 +22,6 @@ host_sim.install()
 
 import board_sim  # noqa: E402
 import board_view as bv  # noqa: E402
-import build  # noqa: E402
 import gomoku  # noqa: E402
 import upy  # noqa: E402
 from app_script import Script, layout, plan_lost_game, stone_point  # noqa: E402
@@ -50,25 +47,13 @@ print(json.dumps({"r": r, "snaps": rig.snaps, "peak": rig.heap_peak}))
 """
 
 
-def compile_firmware(out):
-    """Every firmware module as .mpy in one flat folder (a board's /lib),
-    compiled as `make build` compiles it: the optimisation level, and the
-    bare file name as the source name, which the heap keeps as a qstr."""
-    out.mkdir(parents=True, exist_ok=True)
-    for folder in upy.FIRMWARE_PATH[:4]:
-        for src in sorted(Path(folder).glob("*.py")):
-            build.compile_module(src, out / (src.stem + ".mpy"), src.name,
-                                 build.OPT, None)
-    return out
-
-
 def run_script(code, events, flash, heap=HEAP):
     """Run `code` on the unix port with the firmware as .mpy in flash/lib,
     the script's events in flash/events.json, the rig and the chip models
     on its path. -> its stdout."""
     flash.mkdir(parents=True, exist_ok=True)
     (flash / "events.json").write_text(json.dumps(events))
-    lib = compile_firmware(flash / "lib")
+    lib = upy.compile_firmware(flash / "lib")
     return upy.run(code, heapsize=heap, shims=True,
                    extra_path=[upy.ROOT / "tests",
                                upy.ROOT / "host_sim" / "chips", lib])
@@ -83,7 +68,7 @@ def run_upy(events, flash, heap=HEAP, board="board_sim", **rig):
 def test_the_firmware_carries_no_path_of_the_checkout(tmp_path):
     """Each module's source name is a qstr on the heap: a full path would make
     the app's heap figure grow with where the repository was cloned."""
-    lib = compile_firmware(tmp_path / "lib")
+    lib = upy.compile_firmware(tmp_path / "lib")
     names = sorted(p.name for p in lib.glob("*.mpy"))
     assert "app.mpy" in names and "search.mpy" in names
     for mpy in lib.glob("*.mpy"):

@@ -176,8 +176,9 @@ def test_unix_heap_is_the_engines_share_and_the_first_heap_that_runs(monkeypatch
     assert "(TT %d bytes)" % tt in out
     tried = []
 
-    def run(code, heapsize):
+    def run(code, heapsize, extra_path):
         tried.append(heapsize)
+        assert (extra_path[0] / "deepsearch.mpy").exists()     # as a board loads it
         if heapsize in ("48k", "64k"):
             raise AssertionError("MemoryError")
         return "30000 0 112\n"

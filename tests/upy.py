@@ -31,6 +31,21 @@ def micropython_binary():
     return found
 
 
+def compile_firmware(out):
+    """Every firmware module as .mpy in one flat folder (a board's /lib),
+    compiled as `make build` compiles it: its optimisation level, and the
+    bare file name as each module's source name, a qstr on the heap."""
+    if str(ROOT / "tools") not in sys.path:
+        sys.path.append(str(ROOT / "tools"))
+    import build
+    out.mkdir(parents=True, exist_ok=True)
+    for folder in FIRMWARE_PATH[:4]:
+        for src in sorted(folder.glob("*.py")):
+            build.compile_module(src, out / (src.stem + ".mpy"), src.name,
+                                 build.OPT, None)
+    return out
+
+
 def run(code, heapsize="64k", shims=False, extra_path=(), timeout=300, args=()):
     """Run `code` (a string) on the unix port; return its stdout.
 

@@ -47,7 +47,7 @@ LAYERS = (("engine", FIRMWARE / "engine"), ("drivers", FIRMWARE / "drivers"),
 MAIN = FIRMWARE / "main.py"
 # Engine modules that only level 3 imports (search.best_move imports
 # deepsearch for a level above 2; deepsearch imports vct). The handheld's
-# menu offers ai.LEVELS, levels 1 and 2: level 3 needs ~45 KB of heap and a
+# menu offers ai.LEVELS, levels 1 and 2: level 3 needs ~44 KB of heap with its
 # 16 KB table, and has no measured move time on any device. So nothing on a
 # device can import these: the build and the freeze manifests leave them
 # out, and a device asked for level 3 refuses it ("level 3 not available").
