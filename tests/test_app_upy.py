@@ -6,7 +6,7 @@ The firmware is compiled with mpy-cross and loaded as .mpy, as a board
 gets it. Heap: 448 KB for everything in the process (-X heapsize=448k). The
 shims and the chip models take about 230 KB of it (the ST7789 model's frame
 memory alone is 150 KB), the script's events 15 KB, the firmware about 70 KB
-at its peak; the full game against the AI runs out below about 355 KB here.
+at its peak; the full game against the AI runs out below about 325 KB here.
 The rest is headroom: the unix port's collector scans the C stack
 conservatively, so what stays live differs between machines and builds (a
 CI machine ran out at 384 KB). The firmware's own budget (64 KB) is measured
