@@ -74,8 +74,9 @@ def check_app(out):
     assert len(peaks) == len(parts) == 2, out
     for (peak, word), (code, work) in zip(peaks, parts):
         assert code > 0 and work > 0 and code + work == pytest.approx(float(peak), abs=0.11)
-        # the verdict is the printed figure's against the printed budget
-        assert word == ("ok" if float(peak) <= 64 else "OVER BUDGET")
+        # the verdict is the printed figure's against the printed budget, to
+        # the figure's rounding: 64.0 KB may be either side of 65536 bytes
+        assert float(peak) <= 64.05 if word == "ok" else float(peak) >= 63.95
 
 
 CHECKS = {"bench_sensors": check_sensors, "bench_display": check_display,
