@@ -79,17 +79,13 @@ def unix_heap(level):
         for kb in (48, 64, 96, 128, 192, 256):
             try:
                 out = upy.run(UNIX % (level, level), heapsize="%dk" % kb, extra_path=[lib])
-                break
             except AssertionError:
                 continue
-        else:
-            out = None
-    if out:
-        used = int(out.split()[0])
-        print("level%d heap on the unix port: %d bytes for engine + search + buffers (TT %d bytes);"
-              " a move runs under heap_lock (0 bytes); fits -X heapsize=%dk" % (
-                  level, used, __import__("deepsearch")._LV[level - 3][4], kb))
-        return
+            used = int(out.split()[0])
+            print("level%d heap on the unix port: %d bytes for engine + search + buffers"
+                  " (TT %d bytes); a move runs under heap_lock (0 bytes); fits -X heapsize=%dk"
+                  % (level, used, __import__("deepsearch")._LV[level - 3][4], kb))
+            return
     print("level%d heap on the unix port: does not run in 256k" % level)
 
 
