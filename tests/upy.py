@@ -32,17 +32,17 @@ def micropython_binary():
 
 
 def compile_firmware(out):
-    """Every firmware module as .mpy in one flat folder (a board's /lib),
-    compiled as `make build` compiles it: its optimisation level, and the
-    bare file name as each module's source name, a qstr on the heap."""
+    """Every firmware module and main.py as .mpy in one flat folder (a
+    board's /lib), listed and compiled as `make build` does: its optimisation
+    level, and the bare file name as each module's source name, a qstr on
+    the heap."""
     if str(ROOT / "tools") not in sys.path:
         sys.path.append(str(ROOT / "tools"))
     import build
     out.mkdir(parents=True, exist_ok=True)
-    for folder in FIRMWARE_PATH[:4]:
-        for src in sorted(folder.glob("*.py")):
-            build.compile_module(src, out / (src.stem + ".mpy"), src.name,
-                                 build.OPT, None)
+    for name, _, src in build.firmware_modules() + [("main", "", build.MAIN)]:
+        build.compile_module(src, out / (name + ".mpy"), name + ".py",
+                             build.OPT, None)
     return out
 
 
