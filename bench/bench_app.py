@@ -67,12 +67,7 @@ def heap(level=1):
             s.tap("place")
         for _ in range(3):  # Rule, Black, Start
             s.tap("menu")
-    s.tap("place")
-    s.wait(300)
-    for k in range(0, len(moves), 2):
-        s.place(moves[k], how="tilt" if k % 8 == 0 else "joy")
-        s.wait(250)
-    s.wait(300)
+    s.play_black_moves(moves)
     s.tap("place")          # rematch
     s.wait(300)
     s.place(3 * 15 + 3)

@@ -148,6 +148,17 @@ class Script:
         self.goto(i, how)
         self.tap(key)
 
+    def play_black_moves(self, moves):
+        """From Start on the menu: start, then black's moves of a planned
+        game against the AI (every other one from the first), by tilt every
+        fourth and joystick otherwise, the AI answering each; settle."""
+        self.tap("place")
+        self.wait(300)
+        for k in range(0, len(moves), 2):
+            self.place(moves[k], how="tilt" if k % 8 == 0 else "joy")
+            self.wait(250)
+        self.wait(300)
+
     def snap(self, label, points):
         self.at("snap", label, [c for p in points for c in p])
         self.t += 20

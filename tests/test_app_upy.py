@@ -81,12 +81,7 @@ def test_full_game_vs_ai_on_the_unix_port(tmp_path):
     moves, g = plan_lost_game(gomoku.FREESTYLE, 1, 1)
     assert g.winner == 2
     s = Script()
-    s.tap("place")
-    s.wait(300)
-    for k in range(0, len(moves), 2):
-        s.place(moves[k], how="tilt" if k % 8 == 0 else "joy")
-        s.wait(250)
-    s.wait(300)
+    s.play_black_moves(moves)
     s.snap("stones", [stone_point(VIEW, i) for i in range(225)])
     s.snap("banner", [(1, 1)])
     s.tap("back")           # undo at the end: the AI's five and your move
