@@ -36,6 +36,20 @@ class RigFault(BaseException):
     for the firmware's own error and restart the game."""
 
 
+def fresh_names_pool(size=8192):
+    """Intern throwaway names until MicroPython allocates a new pool for
+    names (qstrs) of at least `size` bytes: the heap grows by that much at
+    one name, where a name's text alone takes a few bytes. -> names interned."""
+    import gc
+    k = 0
+    while 1:
+        a = gc.mem_alloc()
+        getattr(Stop, "_pool%d" % k, None)
+        k += 1
+        if gc.mem_alloc() - a >= size:
+            return k
+
+
 def pixels(lcd, flat):
     """The LCD model's pixels at a snap's flat [x0, y0, x1, y1, ...]."""
     return [lcd.pixel(flat[k], flat[k + 1]) for k in range(0, len(flat), 2)]
@@ -310,9 +324,19 @@ class Rig:
 
     def heap_watch(self, every=1):
         """Track the live heap (after a collection) at every `every`-th sleep
-        of the firmware, relative to now: `heap_peak` (bytes)."""
+        of the firmware, relative to now: `heap_peak` (bytes).
+
+        First a fresh pool for the firmware's names (qstrs): MicroPython
+        allocates a pool twice the last one's size when the last is full, so
+        the names the firmware interns put a whole pool into the peak (14 KB
+        on this port) or nothing, by how many names the rig had interned
+        before. Their entries are left to the caller to count, from the two
+        lines micropython.qstr_info() prints: here, and after the run."""
         import gc
+        import micropython
+        fresh_names_pool()
         gc.collect()
+        micropython.qstr_info()
         self.heap_base = gc.mem_alloc()
         self.heap_peak = 0
         self.heap_every = every

@@ -53,10 +53,12 @@ def run_script(code, events, flash, heap=HEAP):
     on its path. -> its stdout."""
     flash.mkdir(parents=True, exist_ok=True)
     (flash / "events.json").write_text(json.dumps(events))
-    lib = upy.compile_firmware(flash / "lib")
+    upy.compile_firmware(flash / "lib")
+    # "lib" as a board has it, found from flash (LOAD_RIG's cwd): a module's
+    # file name, lib/app.mpy, is a name on the heap, the same wherever flash is
     return upy.run(code, heapsize=heap, shims=True,
                    extra_path=[upy.ROOT / "tests",
-                               upy.ROOT / "host_sim" / "chips", lib])
+                               upy.ROOT / "host_sim" / "chips", "lib"])
 
 
 def run_upy(events, flash, heap=HEAP, board="board_sim", **rig):
@@ -143,10 +145,27 @@ def test_esp32_without_gyro_steers_by_keys_on_the_unix_port(tmp_path):
     assert [i for i in range(225) if got[i] == bv.WHITE] == [9 * 15 + 8]
 
 
-def heap_peak(events, flash):
-    res = run_upy(events, flash, heap="1024k", heap_every=1)
+def heap_peak(events, flash, names=0):
+    """The rig's heap peak for `events`, as bench_app takes it, after the rig
+    has interned `names` names of its own."""
+    code = RUNNER % (str(flash), "board_sim", {"heap_every": 1})
+    pad = "for k in range(%d):\n    getattr(rig, 'rig%%d' %% k, None)\n" % names
+    code = code.replace("gc.collect()\nr = rig.run", pad + "gc.collect()\nr = rig.run")
+    assert pad in code
+    res = json.loads(run_script(code, events, flash, "1024k").strip().splitlines()[-1])
     assert res["r"] == "end"
     return res["peak"]
+
+
+def two_player_game(pad=0):
+    """Four moves each in a two-player game, after `pad` level tilts that
+    move nothing at power-on."""
+    s = Script()
+    s.start_two_players()
+    for k in range(4):
+        s.place(7 * 15 + 3 + k)
+        s.place(9 * 15 + 3 + k)
+    return [(1, "tilt", 0, 0)] * pad + s.end()
 
 
 def test_the_heap_peak_is_the_firmwares_however_long_the_script(tmp_path):
@@ -155,16 +174,29 @@ def test_the_heap_peak_is_the_firmwares_however_long_the_script(tmp_path):
     each), so a longer script hid more of the firmware's heap (8 KB of a
     level-2 game). The same game with 200 more events at power-on (level
     tilts that move nothing) peaks the same."""
-    def game(pad):
-        s = Script()
-        s.start_two_players()
-        for k in range(4):
-            s.place(7 * 15 + 3 + k)
-            s.place(9 * 15 + 3 + k)
-        return [(1, "tilt", 0, 0)] * pad + s.end()
-    short = heap_peak(game(0), tmp_path / "short")
-    padded = heap_peak(game(200), tmp_path / "padded")
+    short = heap_peak(two_player_game(0), tmp_path / "short")
+    padded = heap_peak(two_player_game(200), tmp_path / "padded")
     assert abs(padded - short) < 1024, (short, padded)
+
+
+def test_the_heap_peak_is_the_firmwares_however_many_names_the_rig_interned(tmp_path):
+    """The names (qstrs) the firmware interns go into a pool MicroPython
+    allocates, twice the last one's size, when the last is full: where the
+    rig's own names had nearly filled one, the firmware's allocated the next
+    (14 KB) inside the peak, elsewhere nothing. With 400 names more in the
+    rig, the same game peaks the same."""
+    plain = heap_peak(two_player_game(), tmp_path / "plain")
+    named = heap_peak(two_player_game(), tmp_path / "named", names=400)
+    assert abs(named - plain) < 1024, (plain, named)
+
+
+def test_the_heap_peak_is_the_firmwares_wherever_its_flash_folder_is(tmp_path):
+    """Each module's file name is a name on the heap: from a flash folder
+    100 characters deeper, with the firmware's 25 modules in its lib, the
+    same game peaks the same."""
+    near = heap_peak(two_player_game(), tmp_path / "f")
+    far = heap_peak(two_player_game(), tmp_path / ("f" * 100))
+    assert abs(far - near) < 1024, (near, far)
 
 
 def test_a_fault_of_the_rig_stops_the_run_not_the_firmware(tmp_path):
