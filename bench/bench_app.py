@@ -4,10 +4,12 @@ SPI bytes per cursor step and per placed stone, press-to-stone time.
 Heap: the firmware compiled to .mpy (as a board gets it), a whole game
 against the AI on the unix port with host_sim's chip models; the live heap
 (after a collection, at every sleep of the firmware) minus what the models
-and the script held before boot.
+and the script held before boot, plus the entries of the names (qstrs) the
+firmware interned, which land in a pool the rig allocates before boot.
 """
 import json
 import os
+import re
 import sys
 import tempfile
 from pathlib import Path
@@ -33,11 +35,16 @@ LEVEL_MODULES = {1: (), 2: ("candscan", "vcf", "movepick", "search")}
 SPI_HZ = board_sim.LCD["baudrate"]      # the simulator clocks the rate asked
 # the board it lays out, a Pico, divides that down
 PICO_SPI_HZ = spi_clock.bus_hz(board_pico_lcd13.PORT, board_pico_lcd13.LCD["baudrate"])
+# a name's entry in a qstr pool on the unix port (py/qstr.h): its text's
+# pointer (8 bytes), hash (2) and length (1); a pool of 1280 takes 14144
+QSTR_ENTRY = 11
 
 HEAP_RUN = LOAD_RIG + """
+import micropython
 before = set(sys.modules)
 r = rig.run(events)
 peak = rig.heap_peak
+micropython.qstr_info()
 used = [m for m in %r if m in sys.modules]
 sys.modules["board"] = board
 rig = events = None
@@ -79,12 +86,26 @@ def heap(level=1):
     res = json.loads(out.strip().splitlines()[-1])
     assert res["r"] == "end", res
     assert res["used"] == list(LEVEL_MODULES[level]), res     # the AI played at `level`
-    peak, code = res["peak"], res["code"]
+    # the rig's "qstr pool:" lines, before the game and after: the names the
+    # firmware interned went into a pool allocated before the heap's base,
+    # so their entries are counted here; their text is in the peak
+    pools = [[int(n) for n in re.findall(r"=(\d+)", ln)]
+             for ln in out.splitlines() if ln.startswith("qstr pool:")]
+    assert len(pools) == 2, out
+    (n_pool, n_qstr, text, _), (n_pool_end, n_qstr_end, text_end, _) = pools
+    assert n_pool_end == n_pool, "a pool for names was allocated in the game: " \
+        "app_script.fresh_names_pool() was too small"
+    names = n_qstr_end - n_qstr
+    peak = res["peak"] + names * QSTR_ENTRY
+    code = res["code"]
     print("app heap on the unix port, full game vs AI level %d (%d moves) + rematch: "
           "peak %.1f KB total (budget: <= 64 KB) %s"
           % (level, len(moves), peak / 1024, verdict(peak <= 64 * 1024)))
     print("app heap at AI level %d: loaded code %.1f KB, working set beyond it %.1f KB"
           % (level, code / 1024, (peak - code) / 1024))
+    print("app heap at AI level %d: of that, %d names interned (qstrs): their text %.1f KB, "
+          "their pool entries %.1f KB (%d bytes each)"
+          % (level, names, (text_end - text) / 1024, names * QSTR_ENTRY / 1024, QSTR_ENTRY))
 
 
 def spi_and_latency():

@@ -77,6 +77,12 @@ def check_app(out):
         # the verdict is the printed figure's against the printed budget, to
         # the figure's rounding: 64.0 KB may be either side of 65536 bytes
         assert float(peak) <= 64.05 if word == "ok" else float(peak) >= 63.95
+    names = numbers(r"of that, (\d+) names interned \(qstrs\): their text ([\d.]+) KB, "
+                    r"their pool entries ([\d.]+) KB \((\d+) bytes each\)", out)
+    assert len(names) == 2, out
+    for (n, text, entries, each), (_, work) in zip(names, parts):
+        assert n > 0 and entries == pytest.approx(n * each / 1024, abs=0.051)
+        assert text + entries < work
 
 
 CHECKS = {"bench_sensors": check_sensors, "bench_display": check_display,

@@ -52,16 +52,23 @@ def test_ai_main_scores_each_level_under_its_own_name_against_its_target(monkeyp
 
 # -- bench_app: the heap verdict, the press-to-stone figure --------------------------
 
-def _app_heap(monkeypatch, level, **res):
-    """bench_app.heap(level) with the unix-port run faked: it reports `res`."""
+QSTR_LINE = "qstr pool: n_pool=%d, n_qstr=%d, n_str_data_bytes=%d, n_total_bytes=%d"
+
+
+def _app_heap(monkeypatch, level, names=0, pools=7, **res):
+    """bench_app.heap(level) with the unix-port run faked: it reports `res`,
+    and `names` names interned in the game, the names' pools `pools` after
+    it (7 before)."""
     import json
     bench_app = bench("bench_app")
     monkeypatch.setattr(bench_app, "plan_lost_game",
                         lambda rule, lv, human: ([112, 113, 114, 115], None))
     out = dict({"r": "end", "code": 30 * 1024,
                 "used": list(bench_app.LEVEL_MODULES[level])}, **res)
+    qstr = (QSTR_LINE % (7, 1000, 9000, 30000) + "\nboot\n"
+            + QSTR_LINE % (pools, 1000 + names, 9000 + 8 * names, 30000 + 8 * names))
     monkeypatch.setattr(bench_app, "run_script",
-                        lambda code, events, flash, heap: "boot\n" + json.dumps(out))
+                        lambda code, events, flash, heap: qstr + "\n" + json.dumps(out))
     bench_app.heap(level)
 
 
@@ -75,8 +82,22 @@ def test_app_heap_is_within_budget_up_to_64_kb(monkeypatch, capsys, peak, word):
         % ((peak - 30 * 1024) / 1024)
 
 
-@pytest.mark.parametrize("res", [{"r": "timeout"}, {"used": ["candscan", "vcf"]}])
+def test_app_heap_counts_the_names_the_firmware_interned(monkeypatch, capsys):
+    """Their text is in the rig's peak; their entries, in a pool the rig
+    allocated before the game, are added: 11 bytes each on the unix port."""
+    _app_heap(monkeypatch, 2, names=1024, peak=50 * 1024)
+    out = lines(capsys)
+    assert out[0].endswith("peak 61.0 KB total (budget: <= 64 KB) ok")
+    assert out[1].endswith("loaded code 30.0 KB, working set beyond it 31.0 KB")
+    assert out[2] == ("app heap at AI level 2: of that, 1024 names interned (qstrs): "
+                      "their text 8.0 KB, their pool entries 11.0 KB (11 bytes each)")
+
+
+@pytest.mark.parametrize("res", [{"r": "timeout"}, {"used": ["candscan", "vcf"]},
+                                 {"pools": 8}])
 def test_app_heap_refuses_a_game_that_did_not_end_or_ran_another_level(monkeypatch, res):
+    """...or one in which a pool for names was allocated: its whole size
+    would be in the peak, however few names filled the last one."""
     with pytest.raises(AssertionError):
         _app_heap(monkeypatch, 1, peak=1000, **res)
 
