@@ -9,7 +9,6 @@ firmware interned, which land in a pool the rig allocates before boot.
 """
 import json
 import os
-import re
 import sys
 import tempfile
 from pathlib import Path
@@ -28,6 +27,7 @@ import spi_clock  # noqa: E402
 import board_view as bv  # noqa: E402
 from app_script import Rig, Script, layout, plan_lost_game, stone_point  # noqa: E402
 from test_app_upy import LOAD_RIG, run_script  # noqa: E402
+from upy import QSTR_ENTRY, names_entries, names_lines  # noqa: E402
 
 VIEW = layout(board_sim)
 # the engine modules each level adds to gomoku and ai
@@ -35,9 +35,6 @@ LEVEL_MODULES = {1: (), 2: ("candscan", "vcf", "movepick", "search")}
 SPI_HZ = board_sim.LCD["baudrate"]      # the simulator clocks the rate asked
 # the board it lays out, a Pico, divides that down
 PICO_SPI_HZ = spi_clock.bus_hz(board_pico_lcd13.PORT, board_pico_lcd13.LCD["baudrate"])
-# a name's entry in a qstr pool on the unix port (py/qstr.h): its text's
-# pointer (8 bytes), hash (2) and length (1); a pool of 1280 takes 14144
-QSTR_ENTRY = 11
 
 HEAP_RUN = LOAD_RIG + """
 import micropython
@@ -86,17 +83,11 @@ def heap(level=1):
     res = json.loads(out.strip().splitlines()[-1])
     assert res["r"] == "end", res
     assert res["used"] == list(LEVEL_MODULES[level]), res     # the AI played at `level`
-    # the rig's "qstr pool:" lines, before the game and after: the names the
-    # firmware interned went into a pool allocated before the heap's base,
-    # so their entries are counted here; their text is in the peak
-    pools = [[int(n) for n in re.findall(r"=(\d+)", ln)]
-             for ln in out.splitlines() if ln.startswith("qstr pool:")]
-    assert len(pools) == 2, out
-    (n_pool, n_qstr, text, _), (n_pool_end, n_qstr_end, text_end, _) = pools
-    assert n_pool_end == n_pool, "a pool for names was allocated in the game: " \
-        "app_script.fresh_names_pool() was too small"
-    names = n_qstr_end - n_qstr
-    peak = res["peak"] + names * QSTR_ENTRY
+    # the names the firmware interned (the rig's lines before the game and
+    # after it): their text is in the peak, their entries are added
+    start, end = names_lines(out)
+    entries = names_entries(start, end)
+    peak = res["peak"] + entries
     code = res["code"]
     print("app heap on the unix port, full game vs AI level %d (%d moves) + rematch: "
           "peak %.1f KB total (budget: <= 64 KB) %s"
@@ -105,7 +96,8 @@ def heap(level=1):
           % (level, code / 1024, (peak - code) / 1024))
     print("app heap at AI level %d: of that, %d names interned (qstrs): their text %.1f KB, "
           "their pool entries %.1f KB (%d bytes each)"
-          % (level, names, (text_end - text) / 1024, names * QSTR_ENTRY / 1024, QSTR_ENTRY))
+          % (level, end[1] - start[1], (end[2] - start[2]) / 1024, entries / 1024,
+             QSTR_ENTRY))
 
 
 def spi_and_latency():

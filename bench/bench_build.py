@@ -5,11 +5,14 @@ for comparison), then the MicroPython unix port boots main.py from that
 build's files on host_sim's chip models and measures the heap the firmware
 holds (gc.collect(); gc.mem_alloc()) once the menu is up, and after the
 first move against the AI, with the chip models' own memory subtracted (it
-is allocated before the firmware starts). The same boot from the .py sources
-shows what compiling on the device would cost instead.
+is allocated before the firmware starts) and the pool entries of the names
+the firmware interned added (they go into a pool allocated before it
+starts). The same boot from the .py sources shows what compiling on the
+device would cost instead.
 """
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -26,20 +29,28 @@ BOARDS = ("pico_lcd13", "esp32_ili9341")
 
 # A boot, the menu, "Start" (vs AI), one move, the AI's answer. The heap is
 # sampled by timers on the simulated clock at those moments.
+# Each figure is followed by the names' line of micropython.qstr_info(), as
+# is the base: the names the firmware interned by then are charged their
+# pool entries (app_script.fresh_names_pool() made room for them first).
 MEASURE = """\
 import gc
 import sys
+import micropython
 import board
 import app_script
 import sim_clock
 rig = app_script.Rig(board)
+if %r:
+    app_script.fresh_names_pool()
 gc.collect()
 base = gc.mem_alloc()
+micropython.qstr_info()
 peak = [0]
 def sample(label):
     def fn():
         gc.collect()
         print("HEAP", repr((label, gc.mem_alloc() - base)))
+        micropython.qstr_info()
     return fn
 last = [0]
 def watch(now):
@@ -57,43 +68,51 @@ events = [(600, "tap", "place", 80), (1400, "tap", "place", 80),
           (3300, "end")]
 rig.run(events)
 print("HEAP", repr(("peak", peak[0])))
+micropython.qstr_info()
 print("SOURCES", repr(sorted(set(getattr(m, "__file__", "?")[-4:]
       for k, m in sys.modules.items() if k in %r))))
 """
 
 
-def measure(flash, firmware_path=None, heap_kb=1024):
-    """Boot on the unix port with a heap of heap_kb; -> {label: bytes}, or
-    None if the firmware ran out of memory. firmware_path=None runs the
-    build in flash/lib; a list of folders runs those (the .py sources)."""
+def measure(flash, heap_kb=1024, names=True):
+    """Boot on the unix port from flash (its lib: .mpy or .py) with a heap of
+    heap_kb; -> {label: bytes}, or None if the firmware ran out of memory.
+    names: room made for the firmware's names first, and their pool entries
+    counted in the figures; without, the heap holds what a pool takes when
+    the firmware's names need one."""
     modules = [n for n, _, _ in build.firmware_modules()]
-    code = MEASURE % (modules,)
-    lib = [flash / "lib"] if firmware_path is None else list(firmware_path)
-    path = [upy.SHIMS, built_device.CHIPS] + lib + [built_device.TESTS]
+    code = MEASURE % (names, modules)
+    path = [upy.SHIMS, built_device.CHIPS, "lib", built_device.TESTS]
     env = dict(os.environ, MICROPYPATH=":".join(str(p) for p in path))
     proc = subprocess.run(
         [upy.micropython_binary(), "-X", "heapsize=%dk" % heap_kb, "-c", code],
         capture_output=True, text=True, timeout=300, env=env, cwd=str(flash))
     out = proc.stdout
-    heap = dict(built_device.lines_with(out, "HEAP"))
+    samples = built_device.lines_with(out, "HEAP")
+    heap = dict(samples)
     if proc.returncode or "MemoryError" in out + proc.stderr or len(heap) < 3:
         return None
+    if names:
+        start, *at = upy.names_lines(out)
+        assert len(at) == len(samples), out
+        for (label, _), line in zip(samples, at):
+            heap[label] += upy.names_entries(start, line)
     heap["base"] = built_device.lines_with(out, "BASE")[0]
     heap["kinds"] = built_device.lines_with(out, "SOURCES")[0]
     return heap
 
 
-def smallest_heap(flash, firmware_path=None):
+def smallest_heap(flash):
     """The smallest heap (4 KB steps) that boots and plays the first move,
     less the chip models' share. -> bytes."""
-    ok = measure(flash, firmware_path)
+    ok = measure(flash, names=False)
     if ok is None:
         raise SystemExit("the firmware does not boot in %s" % flash)
     lo = ok["base"] // 1024     # fails: the models alone fill it
     hi = 1024
     while hi - lo > 4:
         mid = (lo + hi) // 2
-        if measure(flash, firmware_path, mid) is None:
+        if measure(flash, mid, names=False) is None:
             lo = mid
         else:
             hi = mid
@@ -124,19 +143,20 @@ def main():
             built_device.flash_from_build(tmp / "o1" / board, flash)
             mpy = measure(flash)
             assert mpy["kinds"] == [".mpy"], mpy["kinds"]
+            # the same flash with the .py sources in lib
             src_flash = tmp / ("src-" + board)
-            src_flash.mkdir()
-            (src_flash / "board.py").write_text(
-                (ROOT / "boards" / ("board_%s.py" % board)).read_text())
-            (src_flash / "main.py").write_text(
-                (ROOT / "firmware" / "main.py").read_text())
-            sources = upy.FIRMWARE_PATH[:3]
+            (src_flash / "lib").mkdir(parents=True)
+            shutil.copyfile(ROOT / "boards" / ("board_%s.py" % board),
+                            src_flash / "lib" / "board.py")
+            shutil.copyfile(ROOT / "firmware" / "main.py", src_flash / "main.py")
+            for name, _, src in build.device_modules():
+                shutil.copyfile(src, src_flash / "lib" / (name + ".py"))
             print("%s heap after boot from .mpy (menu shown): %d bytes; after "
                   "the first move: %d bytes; peak (sampled every 10 ms): %d "
                   "bytes (firmware only, 64-bit unix port: a 32-bit board needs less)"
                   % (board, mpy["menu"], mpy["move"], mpy["peak"]))
             need_mpy = smallest_heap(flash)
-            need_src = smallest_heap(src_flash, sources)
+            need_src = smallest_heap(src_flash)
             print("%s smallest heap that boots and plays a move: %d KB from "
                   ".mpy, %d KB from .py sources (compiled on the device)"
                   % (board, need_mpy // 1024, need_src // 1024))

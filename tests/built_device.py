@@ -32,7 +32,7 @@ def flash_from_build(build_dir, flash):
 
 def run_on_flash(flash, code, heapsize=HEAPSIZE, timeout=300):
     """Run code on the unix port from the flash folder; return stdout."""
-    path = [upy.SHIMS, CHIPS, flash / "lib", TESTS]
+    path = [upy.SHIMS, CHIPS, "lib", TESTS]     # lib from the cwd, flash
     env = dict(os.environ, MICROPYPATH=":".join(str(p) for p in path))
     proc = subprocess.run(
         [upy.micropython_binary(), "-X", "heapsize=" + heapsize, "-c", code],

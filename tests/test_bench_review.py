@@ -133,8 +133,13 @@ def test_app_press_to_stone_not_seen_is_said_not_dropped(monkeypatch, capsys):
 
 # -- bench_build: a failed boot, the lines and the json ------------------------------
 
-GOOD_BOOT = ("BASE 1000\nHEAP ('menu', 500)\nHEAP ('move', 800)\nHEAP ('peak', 900)\n"
-             "SOURCES ['.mpy']\n")
+# the base, then each figure, each with the names' line after it: 10, 20,
+# 30 names interned by the menu, the move and the end
+GOOD_BOOT = "".join(
+    line + "\n" + QSTR_LINE % (7, 1000 + names, 9000 + 8 * names, 30000 + 8 * names) + "\n"
+    for line, names in (("BASE 1000", 0), ("HEAP ('menu', 500)", 10),
+                        ("HEAP ('move', 800)", 20), ("HEAP ('peak', 900)", 30))
+) + "SOURCES ['.mpy']\n"
 
 
 @pytest.mark.parametrize("rc, out, err, ok", [
@@ -150,9 +155,23 @@ def test_build_measure_is_none_when_the_boot_fails(monkeypatch, tmp_path, rc, ou
         returncode=rc, stdout=out, stderr=err))
     got = bench_build.measure(tmp_path, heap_kb=64)
     if ok:
-        assert got == {"menu": 500, "move": 800, "peak": 900, "base": 1000, "kinds": [".mpy"]}
+        # each figure with its names' pool entries, 11 bytes a name
+        assert got == {"menu": 610, "move": 1020, "peak": 1230, "base": 1000,
+                       "kinds": [".mpy"]}
+        assert bench_build.measure(tmp_path, heap_kb=64, names=False)["peak"] == 900
     else:
         assert got is None
+
+
+def test_build_measure_refuses_a_pool_for_names_allocated_in_the_boot(monkeypatch, tmp_path):
+    bench_build = bench("bench_build")
+    grown = GOOD_BOOT.replace(QSTR_LINE % (7, 1030, 9240, 30240),
+                              QSTR_LINE % (8, 1030, 9240, 44000))
+    assert grown != GOOD_BOOT
+    monkeypatch.setattr(bench_build.subprocess, "run", lambda *a, **kw: SimpleNamespace(
+        returncode=0, stdout=grown, stderr=""))
+    with pytest.raises(AssertionError):
+        bench_build.measure(tmp_path)
 
 
 def test_build_main_reports_each_heap_under_its_name(monkeypatch, capsys):
@@ -161,8 +180,8 @@ def test_build_main_reports_each_heap_under_its_name(monkeypatch, capsys):
     base = 20 * 1024
     need = {None: 100, "src": 160}       # KB of heap each kind of boot needs
 
-    def measure(flash, firmware_path=None, heap_kb=1024):
-        kind = "src" if firmware_path else None
+    def measure(flash, heap_kb=1024, names=True):
+        kind = "src" if flash.name.startswith("src-") else None
         if heap_kb < need[kind]:
             return None
         return {"base": base, "menu": 3000, "move": 5000, "peak": 7000,

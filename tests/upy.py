@@ -5,6 +5,7 @@ firmware folders (and, for hardware code, host_sim's shims) are put on
 MICROPYPATH in the same order, so `import gomoku` works as on a board.
 """
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -64,3 +65,23 @@ def run(code, heapsize="64k", shims=False, extra_path=(), timeout=300, args=()):
             "micropython exited %d\n--- stdout\n%s\n--- stderr\n%s"
             % (proc.returncode, proc.stdout[-4000:], proc.stderr[-4000:]))
     return proc.stdout
+
+
+# a name's entry in a qstr pool on the unix port (py/qstr.h): its text's
+# pointer (8 bytes), hash (2) and length (1); a pool of 1280 takes 14144
+QSTR_ENTRY = 11
+
+
+def names_lines(out):
+    """What each "qstr pool:" line micropython.qstr_info() printed in `out`
+    says, in order: [(pools, names, bytes of their text), ...]."""
+    return [tuple(int(n) for n in re.findall(r"=(\d+)", ln)[:3])
+            for ln in out.splitlines() if ln.startswith("qstr pool:")]
+
+
+def names_entries(before, after):
+    """The bytes of pool entries of the names interned between two of those
+    lines, in a pool app_script.fresh_names_pool() allocated before them."""
+    assert after[0] == before[0], "a pool for names was allocated in the run: " \
+        "app_script.fresh_names_pool() left too little room"
+    return (after[1] - before[1]) * QSTR_ENTRY
