@@ -330,8 +330,8 @@ class Rig:
         allocates a pool twice the last one's size when the last is full, so
         the names the firmware interns put a whole pool into the peak (14 KB
         on this port) or nothing, by how many names the rig had interned
-        before. Their entries are left to the caller to count, from the two
-        lines micropython.qstr_info() prints: here, and after the run."""
+        before. Their entries are the caller's to count (upy.names_entries)
+        from the lines micropython.qstr_info() prints: here, and after."""
         import gc
         import micropython
         fresh_names_pool()
