@@ -82,8 +82,7 @@ def measure(flash, heap_kb=1024, names=True):
     the firmware's names need one."""
     modules = [n for n, _, _ in build.firmware_modules()]
     code = MEASURE % (names, modules)
-    path = [upy.SHIMS, built_device.CHIPS, "lib", built_device.TESTS]
-    env = dict(os.environ, MICROPYPATH=":".join(str(p) for p in path))
+    env = dict(os.environ, MICROPYPATH=built_device.MICROPYPATH)
     proc = subprocess.run(
         [upy.micropython_binary(), "-X", "heapsize=%dk" % heap_kb, "-c", code],
         capture_output=True, text=True, timeout=300, env=env, cwd=str(flash))

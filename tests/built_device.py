@@ -21,6 +21,10 @@ TESTS = ROOT / "tests"
 # 150 KB) in the same heap as the firmware, so the heap is larger than a
 # board's; bench/bench_build.py reports what the firmware itself takes.
 HEAPSIZE = "1024k"
+# the unix port's path on a flash folder (its working directory): lib found
+# from there, as on a board, so a module's file name is lib/x.mpy wherever
+# flash is
+MICROPYPATH = ":".join(str(p) for p in (upy.SHIMS, CHIPS, "lib", TESTS))
 
 
 def flash_from_build(build_dir, flash):
@@ -32,8 +36,7 @@ def flash_from_build(build_dir, flash):
 
 def run_on_flash(flash, code, heapsize=HEAPSIZE, timeout=300):
     """Run code on the unix port from the flash folder; return stdout."""
-    path = [upy.SHIMS, CHIPS, "lib", TESTS]     # lib from the cwd, flash
-    env = dict(os.environ, MICROPYPATH=":".join(str(p) for p in path))
+    env = dict(os.environ, MICROPYPATH=MICROPYPATH)
     proc = subprocess.run(
         [upy.micropython_binary(), "-X", "heapsize=" + heapsize, "-c", code],
         capture_output=True, text=True, timeout=timeout, env=env,

@@ -55,6 +55,12 @@ def test_ai_main_scores_each_level_under_its_own_name_against_its_target(monkeyp
 QSTR_LINE = "qstr pool: n_pool=%d, n_qstr=%d, n_str_data_bytes=%d, n_total_bytes=%d"
 
 
+def qstr_line(names, pools=7):
+    """micropython.qstr_info()'s line after `names` names of 8 bytes each
+    joined 1000 others, in `pools` pools."""
+    return QSTR_LINE % (pools, 1000 + names, 9000 + 8 * names, 30000 + 8 * names)
+
+
 def _app_heap(monkeypatch, level, names=0, pools=7, **res):
     """bench_app.heap(level) with the unix-port run faked: it reports `res`,
     and `names` names interned in the game, the names' pools `pools` after
@@ -65,8 +71,7 @@ def _app_heap(monkeypatch, level, names=0, pools=7, **res):
                         lambda rule, lv, human: ([112, 113, 114, 115], None))
     out = dict({"r": "end", "code": 30 * 1024,
                 "used": list(bench_app.LEVEL_MODULES[level])}, **res)
-    qstr = (QSTR_LINE % (7, 1000, 9000, 30000) + "\nboot\n"
-            + QSTR_LINE % (pools, 1000 + names, 9000 + 8 * names, 30000 + 8 * names))
+    qstr = qstr_line(0) + "\nboot\n" + qstr_line(names, pools)
     monkeypatch.setattr(bench_app, "run_script",
                         lambda code, events, flash, heap: qstr + "\n" + json.dumps(out))
     bench_app.heap(level)
@@ -136,7 +141,7 @@ def test_app_press_to_stone_not_seen_is_said_not_dropped(monkeypatch, capsys):
 # the base, then each figure, each with the names' line after it: 10, 20,
 # 30 names interned by the menu, the move and the end
 GOOD_BOOT = "".join(
-    line + "\n" + QSTR_LINE % (7, 1000 + names, 9000 + 8 * names, 30000 + 8 * names) + "\n"
+    line + "\n" + qstr_line(names) + "\n"
     for line, names in (("BASE 1000", 0), ("HEAP ('menu', 500)", 10),
                         ("HEAP ('move', 800)", 20), ("HEAP ('peak', 900)", 30))
 ) + "SOURCES ['.mpy']\n"
@@ -165,8 +170,7 @@ def test_build_measure_is_none_when_the_boot_fails(monkeypatch, tmp_path, rc, ou
 
 def test_build_measure_refuses_a_pool_for_names_allocated_in_the_boot(monkeypatch, tmp_path):
     bench_build = bench("bench_build")
-    grown = GOOD_BOOT.replace(QSTR_LINE % (7, 1030, 9240, 30240),
-                              QSTR_LINE % (8, 1030, 9240, 44000))
+    grown = GOOD_BOOT.replace(qstr_line(30), qstr_line(30, pools=8))
     assert grown != GOOD_BOOT
     monkeypatch.setattr(bench_build.subprocess, "run", lambda *a, **kw: SimpleNamespace(
         returncode=0, stdout=grown, stderr=""))
