@@ -1,4 +1,4 @@
-"""The game as the player holds it: boot notes, resume offer, menu, turns, end.
+"""The game as the player holds it: boot screens, menu, turns, end.
 
     app = App(lcd, controls, font_w, font_h, has_radio=False, notes=[...])
     app.run()       # forever
@@ -12,7 +12,7 @@ import sys
 from micropython import const
 import savegame
 import settings as S
-from settings import RULES, RULE_NAMES, MODE_NAMES
+from settings import RULES, RULE_NAMES
 from board_view import (BoardView, N, ALERT, TEXT, BANNER, BANNER_TEXT,
                         SCREEN, HINT)
 from controls import PLACE, BACK, MENU
@@ -27,8 +27,8 @@ _KEYS = "A: place  B: undo  X: menu"
 _TO_MENU = const(0)
 _REMATCH = const(1)
 
-# On MicroPython the modules of one phase (reading the saves; the menu;
-# engine and AI; a wireless match) are unloaded when it ends, so the heap
+# On MicroPython the modules of one phase (the boot screens, with reading
+# the saves; the menu; engine and AI; a wireless match) are unloaded when it ends, so the heap
 # holds only the code in use.
 _UNLOAD = sys.implementation.name == "micropython"
 
@@ -106,15 +106,10 @@ class App:
 
     # ---- boot ----------------------------------------------------------
     def run(self):
-        saved, problem = self.read_saves()
-        if problem:
-            self.notes.append(problem)
-        for note in self.notes:
-            self.show_note(note)
-        resume = None
-        if saved is not None and self.offer_resume(saved):
-            resume = saved
-        elif self.has_radio:
+        before = _phase()
+        resume = self.startup()
+        _end_phase(before)
+        if resume is None and self.has_radio:
             before = _phase()
             self.offer_match()
             self.game = self.view.game = None
@@ -140,14 +135,11 @@ class App:
 
     # The phases' code is imported in methods of their own: a module run()
     # named would stay on its frame's stack, never freed.
-    def read_saves(self):
-        """The settings, and (saved game or None, problem or None)."""
-        before = _phase()
+    def startup(self):
+        """The boot screens (startup): -> the saved game to resume or None."""
         self.settings.load()
-        import saveread
-        r = saveread.load()
-        _end_phase(before)
-        return r
+        import startup
+        return startup.run(self)
 
     def offer_match(self):
         import match_menu
@@ -204,20 +196,6 @@ class App:
         print(note)
         self.screen_lines(wrap(note, width) + ["", "A: continue"], ALERT)
         self.wait_key((PLACE, BACK, MENU), max(5000, 60 * len(note)))
-
-    def offer_resume(self, saved):
-        # saveread.decode let only the modes and rules the app writes in
-        desc = MODE_NAMES[saved.mode]
-        if saved.mode == S.MODE_AI:
-            desc += " level %d, you %s" % (
-                saved.level, "black" if saved.human == 1 else "white")
-        self.screen_lines(["Saved game found:", "", desc,
-                           RULE_NAMES[RULES.index(saved.rule)],
-                           "%d move%s" % (len(saved.moves),
-                                          "" if len(saved.moves) == 1 else "s"),
-                           "",
-                           "A: resume", "B: menu"])
-        return self.wait_key((PLACE, BACK, MENU)) == PLACE
 
     # ---- one game and its rematches --------------------------------------
     def play(self, resume=None):

@@ -1,0 +1,35 @@
+"""The boot screens: the notes (a chip that did not answer, a damaged save
+set aside), then the saved game, offered to resume.
+
+Loaded at boot and unloaded before the menu (App.run), with saveread: their
+code is not in the heap during a game.
+"""
+from settings import RULES, RULE_NAMES, MODE_NAMES, MODE_AI
+from controls import PLACE, BACK, MENU
+
+
+def run(app):
+    """-> the saved game the player resumes (savegame.Saved), or None."""
+    import saveread
+    saved, problem = saveread.load()
+    if problem:
+        app.notes.append(problem)
+    for note in app.notes:
+        app.show_note(note)
+    if saved is not None and offer_resume(app, saved):
+        return saved
+    return None
+
+
+def offer_resume(app, saved):
+    # saveread.decode let only the modes and rules the app writes in
+    desc = MODE_NAMES[saved.mode]
+    if saved.mode == MODE_AI:
+        desc += " level %d, you %s" % (
+            saved.level, "black" if saved.human == 1 else "white")
+    n = len(saved.moves)
+    app.screen_lines(["Saved game found:", "", desc,
+                      RULE_NAMES[RULES.index(saved.rule)],
+                      "%d move%s" % (n, "" if n == 1 else "s"), "",
+                      "A: resume", "B: menu"])
+    return app.wait_key((PLACE, BACK, MENU)) == PLACE
