@@ -102,6 +102,14 @@ def test_the_accepted_values_are_the_apps():
                                                          settings.MODE_LOCAL)
 
 
+def test_the_settings_a_game_needs_are_the_apps():
+    # app restates them too: settings is not loaded during a game
+    import app
+    assert (app._MODE_AI, app._MODE_RADIO, app._RENJU) == (
+        settings.MODE_AI, settings.MODE_RADIO, settings.RENJU)
+    assert app._RENJU == gomoku.RENJU
+
+
 def test_load_sets_a_foreign_save_aside(flash):
     bad = blob([112, 113, 97], human=3)
     (flash / savegame.PATH).write_bytes(bad)

@@ -228,11 +228,12 @@ def heap_modules(out, label):
 
 
 def test_each_phase_leaves_the_heap_with_its_modules_on_the_unix_port(tmp_path):
-    """Boot (hw_setup, saveread, match_menu), the menu and the game each load
-    their own modules and free them when they end: in the menu and in a game
-    against the AI the heap holds a module object for each module loaded,
-    and none of another phase's. A module named in App.run itself stayed on
-    its frame's stack out of sys.modules, never freed (2.8 KB)."""
+    """Boot (hw_setup, startup, saveread, match_menu), the menu (menu,
+    settings) and the game each load their own modules and free them when
+    they end: in the menu and in a game against the AI the heap holds a
+    module object for each module loaded, and none of another phase's. A
+    module named in App.run itself stayed on its frame's stack out of
+    sys.modules, never freed (2.8 KB)."""
     s = Script()
     s.wait(300)
     s.at("heapmap", "menu")
@@ -244,11 +245,11 @@ def test_each_phase_leaves_the_heap_with_its_modules_on_the_unix_port(tmp_path):
     s.at("heapmap", "game")
     out = run_script(RUNNER % (str(tmp_path), "board_sim", {}), s.end(),
                      tmp_path)
-    others = {"hw_setup", "saveread", "match_menu", "wireless", "match",
-              "link", "nrf24l01"}
+    others = {"hw_setup", "startup", "saveread", "match_menu", "wireless",
+              "match", "link", "nrf24l01"}
     names, objects = heap_modules(out, "menu")
-    assert "menu" in names and not others & set(names)
+    assert {"menu", "settings"} <= set(names) and not others & set(names)
     assert objects == len(names)
     names, objects = heap_modules(out, "game")
-    assert "gomoku" in names and not (others | {"menu"}) & set(names)
+    assert "gomoku" in names and not (others | {"menu", "settings"}) & set(names)
     assert objects == len(names)

@@ -11,8 +11,6 @@ import gc
 import sys
 from micropython import const
 import savegame
-import settings as S
-from settings import RULES, RULE_NAMES
 from board_view import (BoardView, N, ALERT, TEXT, BANNER, BANNER_TEXT,
                         SCREEN, HINT)
 from controls import PLACE, BACK, MENU
@@ -22,6 +20,12 @@ _STEP = {RIGHT: (1, 0), LEFT: (-1, 0), UP: (0, -1), DOWN: (0, 1)}
 _PAUSE_ITEMS = ("Resume", "Undo", "New game", "Main menu")
 # the message line when there is nothing to say: the keys of a game
 _KEYS = "A: place  B: undo  X: menu"
+
+# settings' constants a game needs, restated: settings is loaded only by
+# the phases that read or change the choices (a test keeps these equal)
+_MODE_AI = const(0)         # settings.MODE_AI
+_MODE_RADIO = const(2)      # settings.MODE_RADIO
+_RENJU = const(4)           # settings.RENJU
 
 # what a game ends with
 _TO_MENU = const(0)
@@ -87,15 +91,17 @@ class App:
         self.has_radio = has_radio   # it answered at boot: Wireless offered
         self.notes = list(notes)
         self.view = BoardView(lcd, font_w, font_h)
-        self.settings = S.Settings()
+        self.choices = None     # settings.Settings.values: the menu's, read at boot
         self.levels = None
         self.moves = bytearray(N * N)
         self.n = 0
         self.game = None
         self.rule = 0
-        self.mode = S.MODE_AI
+        self.rule_name = ""     # settings.RULE_NAMES', set with rule
+        self.mode = _MODE_AI
         self.level = 1
-        self.human = 1          # vs AI: the player's colour; 0 two players
+        self.human = 1          # the player's colour (vs AI, or asked for
+                                # as a wireless match's host); 0 two players
         self.other = "AI"       # who plays the other colour
         self.cursor = 7 * N + 7
         self._five = bytearray(9)    # a winning row: 4 + the move + 4 at most
@@ -116,16 +122,9 @@ class App:
             _end_phase(before)
         while True:
             if resume is None:
-                v = self.run_menu()
-                self.rule = v[S.RULE]
-                self.mode = v[S.MODE]
-                self.level = v[S.LEVEL]
-                if self.mode == S.MODE_AI:
-                    self.human = 1 if v[S.BLACK] == S.BLACK_HUMAN else 2
-                else:
-                    self.human = 0
+                self.run_menu()
             before = _phase()
-            if self.mode == S.MODE_RADIO:
+            if self.mode == _MODE_RADIO:
                 self.play_radio()
             else:
                 self.play(resume)
@@ -137,7 +136,6 @@ class App:
     # named would stay on its frame's stack, never freed.
     def startup(self):
         """The boot screens (startup): -> the saved game to resume or None."""
-        self.settings.load()
         import startup
         return startup.run(self)
 
@@ -150,17 +148,27 @@ class App:
         match_menu.play(self)
 
     def run_menu(self):
+        """The start menu: the next game's rule, mode, level and colour."""
         before = _phase()
         if self.levels is None:
             self.levels = ai_levels()
-        from menu import Menu
-        m = Menu(self.lcd, self.controls, self.fw, self.fh, self.levels,
-                 self.has_radio)
-        v = m.run(self.settings.values)
-        self.settings.save()
-        m = None
+        self.menu()
         _end_phase(before)
-        return v
+
+    def menu(self):
+        import settings as S
+        from menu import Menu
+        st = S.Settings(self.choices)
+        v = Menu(self.lcd, self.controls, self.fw, self.fh, self.levels,
+                 self.has_radio).run(st.values)
+        st.save()
+        self.rule = v[S.RULE]
+        self.rule_name = S.RULE_NAMES[S.RULES.index(self.rule)]
+        self.mode = v[S.MODE]
+        self.level = v[S.LEVEL]
+        self.human = 0      # two players
+        if self.mode != S.MODE_LOCAL:   # vs AI; a wireless match's offer
+            self.human = 1 if v[S.BLACK] == S.BLACK_HUMAN else 2
 
     def screen_lines(self, lines, colour=TEXT):
         lcd = self.lcd
@@ -222,7 +230,7 @@ class App:
             self.mode = resume.mode
             self.level = resume.level
             self.human = resume.human
-            if self.mode == S.MODE_AI and self.level not in self.levels:
+            if self.mode == _MODE_AI and self.level not in self.levels:
                 self.level = self.levels[0]
         try:
             g = gomoku.Game(self.rule)
@@ -263,7 +271,7 @@ class App:
         """The top line: who is to move; the rule and the move count."""
         g = self.game
         left = self.who(g.turn) + " to move"
-        right = "%s #%d" % (RULE_NAMES[RULES.index(self.rule)], self.n)
+        right = "%s #%d" % (self.rule_name, self.n)
         width = self.view.status.n
         if len(left) + len(right) >= width:
             right = right[right.index("#"):]
@@ -351,7 +359,7 @@ class App:
         msg = str(e)
         if g.stone(i % N, i // N):
             msg = "Taken: choose an empty point"    # not "(7, 7) is occupied"
-        elif g.rule == S.RENJU and g.turn == 1 and \
+        elif g.rule == _RENJU and g.turn == 1 and \
                 g.forbidden(i % N, i // N):
             msg = "Forbidden for black: " + msg.split(": ")[-1]
         self.say(msg[:1].upper() + msg[1:], ALERT)

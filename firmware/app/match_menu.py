@@ -6,7 +6,6 @@ the AI or a friend never holds radio code.
 import sys
 import savegame
 import saveread
-import settings as S
 from settings import RULES, RULE_NAMES
 from controls import PLACE, BACK, MENU
 
@@ -61,8 +60,8 @@ def play(app, blob=None):
     finally:
         sys.modules.pop("hw_setup", None)
     import wireless
-    colour = 1 if app.settings.values[S.BLACK] == S.BLACK_HUMAN else 2
     try:
-        wireless.Wireless(app, radio).run(host, app.rule, colour, blob)
+        # app.human: the colour the menu's Black line gives the player
+        wireless.Wireless(app, radio).run(host, app.rule, app.human, blob)
     finally:
         app.other = "AI"

@@ -1,4 +1,9 @@
-"""The last menu choices, remembered in flash (a few bytes, written atomically)."""
+"""The last menu choices, remembered in flash (a few bytes, written atomically).
+
+Loaded by the phases that read or change them (boot, the menu, a wireless
+match): during a game the app holds only their bytes (Settings.values) and
+the copies of the constants it needs, so this module is not in the heap.
+"""
 from micropython import const
 from savegame import replace
 
@@ -26,10 +31,13 @@ BLACK_AI = 1
 
 
 class Settings:
-    def __init__(self):
-        self.values = bytearray(COUNT)
-        self.values[LEVEL] = 1
-        self._saved = bytearray(COUNT + 2)
+    def __init__(self, values=None):
+        """values: the choices to work on (COUNT bytes, kept by the
+        caller between phases); None: the defaults."""
+        if values is None:
+            values = bytearray(COUNT)
+            values[LEVEL] = 1
+        self.values = values
 
     def load(self):
         """Defaults on a missing or damaged file; never raises."""
@@ -43,20 +51,22 @@ class Settings:
             return False
         for i in range(COUNT):
             self.values[i] = data[1 + i]
-        self._saved[:] = data
         return True
 
     def save(self):
-        """Writes only when something changed."""
+        """Writes only when the file does not hold these choices already."""
         b = bytearray(COUNT + 2)
         b[0] = _MAGIC
         b[1:COUNT + 1] = self.values
         b[COUNT + 1] = sum(self.values) & 0xFF
-        if b == self._saved:
-            return
+        try:
+            with open(PATH, "rb") as f:
+                if f.read(COUNT + 3) == b:
+                    return
+        except OSError:
+            pass        # no file yet
         try:
             replace(_TMP, PATH, b)
-            self._saved[:] = b
         except OSError:
             pass    # a full or read-only flash costs the defaults, not the game
 

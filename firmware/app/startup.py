@@ -1,15 +1,19 @@
 """The boot screens: the notes (a chip that did not answer, a damaged save
-set aside), then the saved game, offered to resume.
+set aside), then the saved game, offered to resume. Also reads the menu's
+last choices.
 
-Loaded at boot and unloaded before the menu (App.run), with saveread: their
-code is not in the heap during a game.
+Loaded at boot and unloaded before the menu (App.run), with saveread and
+settings: their code is not in the heap during a game.
 """
-from settings import RULES, RULE_NAMES, MODE_NAMES, MODE_AI
+from settings import RULES, RULE_NAMES, MODE_NAMES, MODE_AI, Settings
 from controls import PLACE, BACK, MENU
 
 
 def run(app):
     """-> the saved game the player resumes (savegame.Saved), or None."""
+    st = Settings()
+    st.load()
+    app.choices = st.values
     import saveread
     saved, problem = saveread.load()
     if problem:
@@ -17,6 +21,7 @@ def run(app):
     for note in app.notes:
         app.show_note(note)
     if saved is not None and offer_resume(app, saved):
+        app.rule_name = RULE_NAMES[RULES.index(saved.rule)]
         return saved
     return None
 

@@ -88,6 +88,7 @@ class Wireless:
         app.human = m.my_colour
         app.other = "peer"
         app.rule = m.rule
+        app.rule_name = RULE_NAMES[RULES.index(m.rule)]
         keys = app.keys_hint
         app.keys_hint = _KEYS
         try:
