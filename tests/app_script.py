@@ -115,8 +115,8 @@ class Script:
         self.tap("menu")        # Mode
         self.tap("place")       # 2 players
         self.tap("place")       # vs AI again
-        import app
-        for _ in range(4 if len(app.ai_levels()) > 1 else 3):
+        import ai
+        for _ in range(4 if len(ai.LEVELS) > 1 else 3):
             self.tap("menu")    # (Level when there are levels) Rule, Black, Start
         self.tap("place")
         self.wait(300)

@@ -49,15 +49,6 @@ def _end_phase(before):
     gc.collect()
 
 
-def ai_levels():
-    """The AI levels on offer: ai.LEVELS (a tuple the engine exports), else
-    level 1. The search module is not imported to find out: its code and
-    tables would cost the menu screen more heap than the game needs."""
-    import ai
-    lv = getattr(ai, "LEVELS", None)
-    return tuple(lv) if lv else (1,)
-
-
 def wrap(text, width):
     """Split text into lines of at most width characters, at spaces."""
     lines = []
@@ -92,7 +83,6 @@ class App:
         self.notes = list(notes)
         self.view = BoardView(lcd, font_w, font_h)
         self.choices = None     # settings.Settings.values: the menu's, read at boot
-        self.levels = None
         self.moves = bytearray(N * N)
         self.n = 0
         self.game = None
@@ -110,65 +100,35 @@ class App:
                                     # [1] you (vs AI) or black, [2] the other
         self._hint = (None, None)   # (keys_hint, the line it makes), made once
 
-    # ---- boot ----------------------------------------------------------
+    # ---- the phases ----------------------------------------------------
     def run(self):
-        before = _phase()
-        resume = self.startup()
-        _end_phase(before)
+        resume = self.phase("startup", "run")   # notes, the saved game
         if resume is None and self.has_radio:
-            before = _phase()
-            self.offer_match()
-            self.game = self.view.game = None
-            _end_phase(before)
+            self.phase("match_menu", "offer_saved")
         while True:
             if resume is None:
-                self.run_menu()
-            before = _phase()
+                self.phase("menu", "choose")    # sets rule, mode, level, human
             if self.mode == _MODE_RADIO:
-                self.play_radio()
+                self.phase("match_menu", "play")
             else:
+                before = _phase()
                 self.play(resume)
-            self.game = self.view.game = None
-            _end_phase(before)
+                self.game = self.view.game = None
+                _end_phase(before)
             resume = None
 
-    # The phases' code is imported in methods of their own: a module run()
-    # named would stay on its frame's stack, never freed.
-    def startup(self):
-        """The boot screens (startup): -> the saved game to resume or None."""
-        import startup
-        return startup.run(self)
-
-    def offer_match(self):
-        import match_menu
-        match_menu.offer_saved(self)
-
-    def play_radio(self):
-        import match_menu
-        match_menu.play(self)
-
-    def run_menu(self):
-        """The start menu: the next game's rule, mode, level and colour."""
+    def phase(self, module, fn, *args):
+        """module.fn(app, *args), a phase: the modules it loads leave the
+        heap when it returns. -> what fn returned."""
         before = _phase()
-        if self.levels is None:
-            self.levels = ai_levels()
-        self.menu()
+        r = self._call(module, fn, args)
+        self.game = self.view.game = None
         _end_phase(before)
+        return r
 
-    def menu(self):
-        import settings as S
-        from menu import Menu
-        st = S.Settings(self.choices)
-        v = Menu(self.lcd, self.controls, self.fw, self.fh, self.levels,
-                 self.has_radio).run(st.values)
-        st.save()
-        self.rule = v[S.RULE]
-        self.rule_name = S.RULE_NAMES[S.RULES.index(self.rule)]
-        self.mode = v[S.MODE]
-        self.level = v[S.LEVEL]
-        self.human = 0      # two players
-        if self.mode != S.MODE_LOCAL:   # vs AI; a wireless match's offer
-            self.human = 1 if v[S.BLACK] == S.BLACK_HUMAN else 2
+    def _call(self, module, fn, args):
+        # its own frame: a module named in phase() would outlive the phase
+        return getattr(__import__(module), fn)(self, *args)
 
     def screen_lines(self, lines, colour=TEXT):
         lcd = self.lcd
@@ -223,15 +183,15 @@ class App:
         self.game = None
         gc.collect()
         import gomoku
-        if self.levels is None:
-            self.levels = ai_levels()
         if resume is not None:
             self.rule = resume.rule
             self.mode = resume.mode
             self.level = resume.level
             self.human = resume.human
-            if self.mode == _MODE_AI and self.level not in self.levels:
-                self.level = self.levels[0]
+            if self.mode == _MODE_AI:
+                import ai       # a level this build does not offer: its first
+                if self.level not in ai.LEVELS:
+                    self.level = ai.LEVELS[0]
         try:
             g = gomoku.Game(self.rule)
             self.n = 0

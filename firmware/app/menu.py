@@ -3,6 +3,9 @@
 Up/down (joystick, tilt, or the menu key) pick a line; left/right or the
 place key change it; place on "Start" starts; back goes up a line. The
 hints name the keys the board has (Controls.keys).
+
+`choose(app)` is the menu's phase (App.phase): the choices are remembered
+in flash (settings) and set on the app for the next game.
 """
 from controls import PLACE, BACK, MENU
 from tilt import RIGHT, LEFT, UP, DOWN
@@ -14,6 +17,23 @@ from settings import RULES, RULE_NAMES, MODE_NAMES
 _DIM = rgb(120, 120, 130)
 
 _MODE, _LEVEL, _RULE, _BLACK, _START = 0, 1, 2, 3, 4
+
+
+def choose(app):
+    """The menu's phase (App.phase): the player's choices, remembered, set
+    as the next game's app.rule (and rule_name), mode, level and human."""
+    import ai       # its LEVELS; not search, whose tables the menu need not hold
+    st = S.Settings(app.choices)
+    v = Menu(app.lcd, app.controls, app.fw, app.fh, ai.LEVELS,
+             app.has_radio).run(st.values)
+    st.save()
+    app.rule = v[S.RULE]
+    app.rule_name = RULE_NAMES[RULES.index(app.rule)]
+    app.mode = v[S.MODE]
+    app.level = v[S.LEVEL]
+    app.human = 0           # two players
+    if app.mode != S.MODE_LOCAL:    # vs AI; a wireless match's host
+        app.human = 1 if v[S.BLACK] == S.BLACK_HUMAN else 2
 
 
 class Menu:
