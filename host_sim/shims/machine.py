@@ -74,7 +74,10 @@ def _one(cls, id):
 
 def hardware(board):
     """The Pin, SPI and I2C objects of every pin and bus a board's pin map
-    (boards/board_*.py) names: the port's, not the firmware's."""
+    (boards/board_*.py) names: the port's, not the firmware's. So is the
+    room for those pins' state (mode, pull, level, handler): a board keeps
+    it in registers, so setting a pin up must not grow the heap here."""
+    pins = list(board.BUTTONS.values())
     for cfg in (board.LCD, getattr(board, "GYRO", None),
                 getattr(board, "RADIO", None)):
         if cfg is None:
@@ -82,13 +85,28 @@ def hardware(board):
         for key in ("sck", "mosi", "miso", "cs", "dc", "rst", "bl", "scl",
                     "sda", "ce", "irq"):
             if cfg.get(key) is not None:
-                Pin(cfg[key])
+                pins.append(cfg[key])
         if "spi" in cfg:
             SPI(cfg["spi"])
         if "i2c" in cfg:
             I2C(cfg["i2c"])
-    for pin in board.BUTTONS.values():
+    for pin in pins:
         Pin(pin)
+    for d in (_levels, _driven, _pulls, _modes, _watchers, _irqs):
+        _reserve(d, len(pins))
+
+
+def _objects_pins():
+    """The pin ids whose Pin objects exist (tests)."""
+    return [k[1] for k in _objects if k[0] is Pin]
+
+
+def _reserve(d, n):
+    # a dict keeps its table when keys leave it: room for n more
+    for k in range(n):
+        d[("room", k)] = 0
+    for k in range(n):
+        del d[("room", k)]
 
 
 def pin_level(pin_id):
