@@ -27,17 +27,6 @@ MAX = const(HEAD + 225 + 2)
 _buf = bytearray(MAX)
 
 
-class Saved:
-    """A decoded save: the settings and the move list of one game."""
-
-    def __init__(self, rule, mode, level, human, moves):
-        self.rule = rule
-        self.mode = mode
-        self.level = level
-        self.human = human
-        self.moves = moves      # bytes, y*15+x each
-
-
 def encode(rule, mode, level, human, moves, n):
     """Fill the module buffer; returns the byte count."""
     if not 0 <= n <= 225:

@@ -7,7 +7,7 @@ that loaded it unloads it.
 import os
 from micropython import const
 from crc16 import crc16
-from savegame import MAGIC, VERSION, HEAD, MAX, PATH, TMP, BAD, Saved, remove
+from savegame import MAGIC, VERSION, HEAD, MAX, PATH, TMP, BAD, remove
 
 # What the app writes, and so all a save may hold (restated, not imported
 # from settings and ai; a test keeps them equal):
@@ -16,6 +16,17 @@ _LEVELS = (1, 2)        # ai.LEVELS: the levels the menu offers
 _MODE_AI = const(0)         # settings.MODE_AI: human is 1 (black) or 2 (white)
 _MODE_LOCAL = const(1)      # settings.MODE_LOCAL: two players, human is 0
 # settings.MODE_RADIO is never saved here: a wireless match keeps MATCH
+
+
+class Saved:
+    """A decoded save: the settings and the move list of one game."""
+
+    def __init__(self, rule, mode, level, human, moves):
+        self.rule = rule
+        self.mode = mode
+        self.level = level
+        self.human = human
+        self.moves = moves      # bytes, y*15+x each
 
 
 def decode(data):

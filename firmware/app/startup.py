@@ -10,7 +10,7 @@ from controls import PLACE, BACK, MENU
 
 
 def run(app):
-    """-> the saved game the player resumes (savegame.Saved), or None."""
+    """-> the saved game the player resumes (saveread.Saved), or None."""
     st = Settings()
     st.load()
     app.choices = st.values
