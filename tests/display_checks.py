@@ -143,16 +143,11 @@ def draw_pattern(d, ref):
     ref.rect_fill(0, h // 2, w, 1, C[4])
     d.vline(w // 3, 0, h, C[5])
     ref.rect_fill(w // 3, 0, 1, h, C[5])
-    d.rect(30, 40, 25, 17, C[6])
-    ref.rect_fill(30, 40, 25, 1, C[6])
-    ref.rect_fill(30, 56, 25, 1, C[6])
-    ref.rect_fill(30, 40, 1, 17, C[6])
-    ref.rect_fill(54, 40, 1, 17, C[6])
-    d.pixel(w - 1, 0, C[7])
+    d.fill_rect(w - 1, 0, 1, 1, C[7])               # one pixel, each corner
     ref.set(w - 1, 0, C[7])
-    d.pixel(0, h - 1, C[8])
+    d.fill_rect(0, h - 1, 1, 1, C[8])
     ref.set(0, h - 1, C[8])
-    d.pixel(-1, 3, C[1])                            # off screen: nothing
+    d.fill_rect(-1, 3, 1, 1, C[1])                  # off screen: nothing
     img = bytearray(2 * 4 * 3)
     for i in range(12):
         c = COLORS[1 + i % 10] ^ (i * 0x0841)
@@ -162,11 +157,6 @@ def draw_pattern(d, ref):
         d.blit(img, bx, by, 4, 3)
         for i in range(12):
             ref.set(bx + i % 4, by + i // 4, img[2 * i] << 8 | img[2 * i + 1])
-    d.fill_circle(60, 80, 7, C[10])
-    for dy in range(-7, 8):
-        for dx in range(-7, 8):
-            if dx * dx + dy * dy <= 7 * 7 + 7:
-                ref.set(60 + dx, 80 + dy, C[10])
     draw_text(d, ref, "Go!5~", 5, h - 20, C[10], C[0], 1)
     draw_text(d, ref, "x@", 70, 30, C[1], C[6], 2)
 
@@ -221,9 +211,9 @@ def check_orientation(chip, rotation):
     m = board(chip, gw, gh, 0, 0, 0)
     w, h = (gh, gw) if rotation in (90, 270) else (gw, gh)
     d = driver(chip, w, h, rotation)
-    d.pixel(0, 0, 0xF800)           # logical top-left: red
-    d.pixel(w - 1, 0, 0x07E0)       # logical top-right: green
-    d.pixel(0, h - 1, 0x001F)       # logical bottom-left: blue
+    d.fill_rect(0, 0, 1, 1, 0xF800)         # logical top-left: red
+    d.fill_rect(w - 1, 0, 1, 1, 0x07E0)     # logical top-right: green
+    d.fill_rect(0, h - 1, 1, 1, 0x001F)     # logical bottom-left: blue
     corners = {0: ((0, 0), (gw - 1, 0), (0, gh - 1)),
                90: ((gw - 1, 0), (gw - 1, gh - 1), (0, 0)),
                180: ((gw - 1, gh - 1), (0, gh - 1), (gw - 1, 0)),

