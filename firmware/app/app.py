@@ -16,7 +16,6 @@ from board_view import (BoardView, N, ALERT, TEXT, BANNER, BANNER_TEXT,
 from controls import PLACE, BACK, MENU
 from tilt import RIGHT, LEFT, UP, DOWN
 
-_STEP = {RIGHT: (1, 0), LEFT: (-1, 0), UP: (0, -1), DOWN: (0, 1)}
 _PAUSE_ITEMS = ("Resume", "Undo", "New game", "Main menu")
 # the message line when there is nothing to say: the keys of a game
 _KEYS = "A: place  B: undo  X: menu"
@@ -281,7 +280,7 @@ class App:
             ev = c.wait()
             if not ev:
                 continue
-            if ev in _STEP:
+            if ev in (RIGHT, LEFT, UP, DOWN):
                 self.say("")
                 self.step_cursor(ev)
             elif ev == PLACE:
@@ -296,8 +295,8 @@ class App:
     def step_cursor(self, ev):
         """One step; the cursor stops at the board's edge (wraps round when
         keys steer: they only step right and down)."""
-        dx, dy = _STEP[ev]
-        x, y = self.cursor % N + dx, self.cursor // N + dy
+        x = self.cursor % N + (ev == RIGHT) - (ev == LEFT)
+        y = self.cursor // N + (ev == DOWN) - (ev == UP)
         if self.controls.steer:
             x, y = x % N, y % N
         x = min(max(x, 0), N - 1)

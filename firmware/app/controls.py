@@ -43,12 +43,6 @@ class Controls:
         self._held = None           # key steering: the key held, and since
         self._held_at = 0
 
-    def pointer(self):
-        """What moves the cursor besides keys: "tilt", "joystick", both, ""."""
-        if self.tilt is not None:
-            return "tilt/joystick" if self.joystick else "tilt"
-        return "joystick" if self.joystick else ""
-
     def keys(self, text):
         """text with its key letters (A:, B:, X:, Y:) named for this board."""
         lab = self.labels

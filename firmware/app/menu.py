@@ -19,6 +19,13 @@ _DIM = rgb(120, 120, 130)
 _MODE, _LEVEL, _RULE, _BLACK, _START = 0, 1, 2, 3, 4
 
 
+def _pointer(c):
+    """What moves the cursor besides keys: "tilt", "joystick", both, ""."""
+    if c.tilt is not None:
+        return "tilt/joystick" if c.joystick else "tilt"
+    return "joystick" if c.joystick else ""
+
+
 def choose(app):
     """The menu's phase (App.phase): the player's choices, remembered, set
     as the next game's app.rule (and rule_name), mode, level and human."""
@@ -125,7 +132,7 @@ class Menu:
         self.hint.lost()
         self.hint2.lost()
         c = self.controls
-        how = c.pointer()
+        how = _pointer(c)
         if how:
             self.hint.center(how + ": choose")
             self.hint2.center(c.keys("A: change/start  X: next"))
