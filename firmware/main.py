@@ -39,11 +39,18 @@ def main():
             e = "%s: %s" % (type(e).__name__, e)
             print("gomoku:", e)
             try:
-                a.show_note("Error (%s). The game restarts." % e)
+                show_note(a, "Error (%s). The game restarts." % e)
             except Exception:
                 time.sleep_ms(2000)
+            sys.modules.pop("notes", None)
         a = None
         gc.collect()
+
+
+def show_note(a, text):
+    # in a frame of its own: a module main() named would stay on its stack
+    import notes
+    notes.show(a, text)
 
 
 if __name__ == "__main__":

@@ -60,9 +60,6 @@ class _PlayApp(_App):
         super().say(text, colour)
         self.colours.append(colour)
 
-    def screen_lines(self, lines):
-        pass
-
     def step_cursor(self, ev):
         pass
 
@@ -230,7 +227,8 @@ def test_a_move_refused_says_why_and_a_lost_peer_shows_in_alert(flash):
     assert app.colours[-1] == TEXT
 
 
-def test_b_cancels_the_wait_for_a_peer(flash):
+def test_b_cancels_the_wait_for_a_peer(flash, monkeypatch):
+    monkeypatch.setattr(wireless.notes, "lines", lambda app, texts: None)
     m = _PlayMatch()
     m.code = None
     app = _PlayApp([(0, None), (BACK, None)])

@@ -242,7 +242,7 @@ def heap_modules(out, label):
 
 
 def test_each_phase_leaves_the_heap_with_its_modules_on_the_unix_port(tmp_path):
-    """Boot (hw_setup, startup, saveread, match_menu), the menu (menu,
+    """Boot (hw_setup, startup, notes, saveread, match_menu), the menu (menu,
     settings) and the game each load their own modules and free them when
     they end: in the menu and in a game against the AI the heap holds a
     module object for each module loaded, and none of another phase's. A
@@ -259,8 +259,8 @@ def test_each_phase_leaves_the_heap_with_its_modules_on_the_unix_port(tmp_path):
     s.place(3 * 15 + 3)
     s.wait(300)
     s.at("heapmap", "game")
-    others = {"hw_setup", "startup", "saveread", "match_menu", "wireless",
-              "match", "link", "nrf24l01"}
+    others = {"hw_setup", "startup", "notes", "saveread", "match_menu",
+              "wireless", "match", "link", "nrf24l01"}
     extra = {"menu": [], "game": []}
     for k in (0, 17, 41):
         flash = tmp_path / str(k)

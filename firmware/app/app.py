@@ -48,29 +48,6 @@ def _end_phase(before):
     gc.collect()
 
 
-def wrap(text, width):
-    """Split text into lines of at most width characters, at spaces."""
-    lines = []
-    for para in text.split("\n"):
-        line = ""
-        for word in para.split(" "):
-            while len(word) > width:
-                if line:
-                    lines.append(line)
-                    line = ""
-                lines.append(word[:width])
-                word = word[width:]
-            if not line:
-                line = word
-            elif len(line) + 1 + len(word) <= width:
-                line += " " + word
-            else:
-                lines.append(line)
-                line = word
-        lines.append(line)
-    return lines
-
-
 class App:
     def __init__(self, lcd, controls, font_w=6, font_h=8, has_radio=False,
                  notes=()):
@@ -129,15 +106,6 @@ class App:
         # its own frame: a module named in phase() would outlive the phase
         return getattr(__import__(module), fn)(self, *args)
 
-    def screen_lines(self, lines, colour=TEXT):
-        lcd = self.lcd
-        lcd.fill(SCREEN)
-        lh = self.fh + 4
-        y = 8
-        for line in lines:
-            lcd.text(self.controls.keys(line), 6, y, colour, SCREEN)
-            y += lh
-
     def wait_key(self, keys, ms=0):
         """-> the first event in keys, or 0 after ms (0: wait forever). A
         key held on this screen does not act on the next."""
@@ -154,15 +122,6 @@ class App:
                 break
         c.settle()
         return ev
-
-    def show_note(self, note):
-        """The note until a key, or time to read it: 5 s, 60 ms a character
-        for a long one (a missing gyro's note, with how to steer, is 250)."""
-        width = (self.lcd.width - 12) // self.fw
-        note = self.controls.keys(note)
-        print(note)
-        self.screen_lines(wrap(note, width) + ["", "A: continue"], ALERT)
-        self.wait_key((PLACE, BACK, MENU), max(5000, 60 * len(note)))
 
     # ---- one game and its rematches --------------------------------------
     def play(self, resume=None):
@@ -201,7 +160,8 @@ class App:
                     self.n += 1
         except ValueError as e:
             import saveread
-            self.show_note(saveread.set_aside("game", e))
+            import notes
+            notes.show(self, saveread.set_aside("game", e))
             return False
         if g.winner:
             savegame.clear()    # over, as apply() leaves a game that ends

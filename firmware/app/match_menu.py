@@ -8,6 +8,7 @@ import savegame
 import saveread
 from settings import RULES, RULE_NAMES
 from controls import PLACE, BACK, MENU
+import notes
 
 
 def check_snapshot(blob):
@@ -26,10 +27,10 @@ def offer_saved(app):
     try:
         check_snapshot(blob)        # recover() checked only a temp file
     except ValueError as e:
-        app.show_note(saveread.set_aside("match", e, savegame.MATCH,
+        notes.show(app, saveread.set_aside("match", e, savegame.MATCH,
                                          savegame.MATCH_BAD))
         return
-    app.screen_lines(["Wireless match saved", "", "A: resume it",
+    notes.lines(app, ["Wireless match saved", "", "A: resume it",
                       "B: forget it"])
     if app.wait_key((PLACE, BACK)) == PLACE:    # only B deletes it
         play(app, blob)
@@ -43,7 +44,7 @@ def play(app, blob=None):
     host = True
     if blob is None:
         # the host's rule is the match's: a joiner's own does not apply
-        app.screen_lines(["Wireless match", "",
+        notes.lines(app, ["Wireless match", "",
                           "A: host a game (%s)" % RULE_NAMES[RULES.index(app.rule)],
                           "B: join a game (the host's rule)", "",
                           "X: back"])
@@ -55,7 +56,7 @@ def play(app, blob=None):
         import hw_setup
         radio = hw_setup.make_radio()
     except (OSError, ValueError) as e:
-        app.show_note("Radio: %s" % (e,))
+        notes.show(app, "Radio: %s" % (e,))
         return
     finally:
         sys.modules.pop("hw_setup", None)

@@ -7,6 +7,7 @@ settings: their code is not in the heap during a game.
 """
 from settings import RULES, RULE_NAMES, MODE_NAMES, MODE_AI, Settings
 from controls import PLACE, BACK, MENU
+import notes
 
 
 def run(app):
@@ -19,7 +20,7 @@ def run(app):
     if problem:
         app.notes.append(problem)
     for note in app.notes:
-        app.show_note(note)
+        notes.show(app, note)
     if saved is not None and offer_resume(app, saved):
         app.rule_name = RULE_NAMES[RULES.index(saved.rule)]
         return saved
@@ -33,7 +34,7 @@ def offer_resume(app, saved):
         desc += " level %d, you %s" % (
             saved.level, "black" if saved.human == 1 else "white")
     n = len(saved.moves)
-    app.screen_lines(["Saved game found:", "", desc,
+    notes.lines(app, ["Saved game found:", "", desc,
                       RULE_NAMES[RULES.index(saved.rule)],
                       "%d move%s" % (n, "" if n == 1 else "s"), "",
                       "A: resume", "B: menu"])

@@ -11,6 +11,7 @@ import os
 import time
 import match as M
 import savegame
+import notes
 from board_view import ALERT, TEXT, BANNER
 from settings import RULES, RULE_NAMES
 from controls import PLACE, BACK, MENU
@@ -54,7 +55,7 @@ class Wireless:
                 note = saveread.set_aside("match", e, PATH,
                                          savegame.MATCH_BAD)
                 forget()
-                app.show_note(note)
+                notes.show(app, note)
                 return
             self.saved = self.m.saved_key()     # the file holds just this
         else:
@@ -69,7 +70,7 @@ class Wireless:
 
     def pair(self, host):
         app = self.app
-        app.screen_lines(["Wireless match", "",
+        notes.lines(app, ["Wireless match", "",
                           "Hosting a game..." if host else
                           "Looking for a host...", "", "B: cancel"])
         c = app.controls
@@ -115,7 +116,7 @@ class Wireless:
             while e is not None:
                 if e == M.EV_PEER_LEFT:
                     forget()
-                    app.show_note("The other player left the match")
+                    notes.show(app, "The other player left the match")
                     return
                 if e == M.EV_SYNCED:
                     self.game = None        # redraw it all
