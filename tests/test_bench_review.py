@@ -98,6 +98,29 @@ def test_app_heap_counts_the_names_the_firmware_interned(monkeypatch, capsys):
                       "their text 8.0 KB, their pool entries 11.0 KB (11 bytes each)")
 
 
+def test_app_heap_is_the_most_of_its_shifted_runs(monkeypatch, capsys):
+    """A stale word on the C stack keeps some garbage alive by where the
+    blocks lie: the figure is the highest of the runs, the range printed."""
+    import json
+    bench_app = bench("bench_app")
+    monkeypatch.setattr(bench_app, "plan_lost_game",
+                        lambda rule, lv, human: ([112, 113, 114, 115], None))
+    peaks = iter([61 * 1024, 63 * 1024, 62 * 1024])
+    shifts = []
+
+    def run_script(code, events, flash, heap):
+        shifts.append(code.count("shift"))
+        out = {"r": "end", "code": 30 * 1024, "peak": next(peaks),
+               "used": list(bench_app.LEVEL_MODULES[2])}
+        return qstr_line(0) + "\nboot\n" + qstr_line(0) + "\n" + json.dumps(out)
+    monkeypatch.setattr(bench_app, "run_script", run_script)
+    bench_app.heap(2)
+    out = lines(capsys)
+    assert out[0].endswith("peak 63.0 KB total (budget: <= 64 KB) ok")
+    assert out[3].endswith("keeps garbage by layout): 61.0 to 63.0 KB")
+    assert len(shifts) == len(bench_app.SHIFTS) == 3
+
+
 @pytest.mark.parametrize("res", [{"r": "timeout"}, {"used": ["candscan", "vcf"]},
                                  {"pools": 8}])
 def test_app_heap_refuses_a_game_that_did_not_end_or_ran_another_level(monkeypatch, res):
