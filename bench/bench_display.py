@@ -104,8 +104,6 @@ def figures(chip):
     for pitch in (13, 15):
         line(hz, tag + " 15x15 board, seed-style grid at %d px" % pitch,
              *measure(lambda p=pitch: seed_board(d, p)))
-    line(hz, tag + " one stone (fill_circle r=5)",
-         *measure(lambda: d.fill_circle(120, 120, 5, 0x1082)))
     line(hz, tag + " one text line (20 chars, 6x8 font)",
          *measure(lambda: d.text("Black (you) to move ", 0, 0, 0xEF7D,
                                  0x18E5)))
