@@ -259,9 +259,11 @@ def test_manifest_freezes_what_the_build_deploys(board, built):
 
 def _imports(src):
     """-> (needed, optional, dynamic) for one module: the names its import
-    statements give, anywhere in it (in functions too); optional: those in
-    a `try` that catches ImportError (the module copes without them); dynamic:
-    True if it calls __import__ (a driver named by the board file)."""
+    statements give, anywhere in it (in functions too), and the modules
+    App.phase imports (`.phase("menu", ...)`); optional: those in a `try`
+    that catches ImportError (the module copes without them); dynamic: True
+    if it calls __import__ on a name it does not spell out (a driver named
+    by the board file)."""
     needed, optional = set(), set()
     dynamic = False
 
@@ -279,6 +281,10 @@ def _imports(src):
                 (optional if guarded else needed).add(a.name)
         elif isinstance(node, ast.ImportFrom):
             (optional if guarded else needed).add(node.module)
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+              and node.func.attr == "phase" and node.args
+              and isinstance(node.args[0], ast.Constant)):
+            (optional if guarded else needed).add(node.args[0].value)
         elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
               and node.func.id == "__import__"):
             dynamic = True
