@@ -273,3 +273,40 @@ def test_each_phase_leaves_the_heap_with_its_modules_on_the_unix_port(tmp_path):
         assert "gomoku" in names and not (others | {"menu", "settings"}) & set(names)
         extra["game"].append(objects - len(names))
     assert min(extra["menu"]) == 0 and min(extra["game"]) == 0, extra
+
+
+def test_a_new_game_from_the_menu_does_not_replay_the_ais_choices(tmp_path):
+    """Level 2 picks among near-best moves by a seeded PRNG that lives in
+    the search's modules, which each game's phase loads afresh: on
+    MicroPython every game from the menu began at the same seed, and the
+    same moves drew the same answers (a beaten line could be played again).
+    Seeded by the games begun since boot, the second game's first answer to
+    the same opening is not the first game's; the first game plays as a
+    fresh board's AI (seed 1)."""
+    import ai
+    ai.seed(1)
+    g = gomoku.Game(gomoku.FREESTYLE)
+    g.play(7, 7)
+    fresh = ai.best_move(g, 2)
+    s = Script()
+    s.tap("menu")           # Mode
+    s.tap("menu")           # Level
+    s.tap("place")          # level 2
+    for _ in range(3):      # Rule, Black, Start
+        s.tap("menu")
+    for game in ("first", "second"):
+        s.tap("place")      # Start
+        s.wait(300)
+        s.place(7 * 15 + 7)
+        s.wait(600)         # the AI answers
+        s.snap(game, [stone_point(VIEW, i) for i in range(225)])
+        for _ in range(4):  # paused: Resume, Undo, New game, Main menu
+            s.tap("menu")
+        s.tap("place")
+        s.wait(300)         # the menu, on Start
+    r = run_upy(s.end(), tmp_path)
+    assert r["r"] == "end"
+    answers = [[i for i in range(225) if r["snaps"][game][i] == bv.WHITE]
+               for game in ("first", "second")]
+    assert answers[0] == [fresh], answers
+    assert len(answers[1]) == 1 and answers[1] != answers[0], answers

@@ -62,6 +62,7 @@ class App:
         self.moves = bytearray(N * N)
         self.n = 0
         self.game = None
+        self.games = 0          # games begun since boot (the AI's seed)
         self.rule = 0
         self.rule_name = ""     # settings.RULE_NAMES', set with rule
         self.mode = _MODE_AI
@@ -167,6 +168,13 @@ class App:
             savegame.clear()    # over, as apply() leaves a game that ends
         if resume is None:
             self.cursor = 7 * N + 7
+        self.games += 1
+        if self.mode == _MODE_AI and self.level > 1:
+            # the search picks among near-best moves by a PRNG in a module
+            # each game's phase loads afresh: seeded by the games since
+            # boot, a new game does not replay the last one's choices
+            import ai
+            ai.seed(self.games)
         self.game = g
         view = self.view
         view.attach(g)
