@@ -31,8 +31,8 @@ _TO_MENU = const(0)
 _REMATCH = const(1)
 
 # On MicroPython the modules of one phase (the boot screens, with reading
-# the saves; the menu; engine and AI; a wireless match) are unloaded when it ends, so the heap
-# holds only the code in use.
+# the saves; the menu; engine and AI; a wireless match) are unloaded when
+# it ends, so the heap holds only the code in use.
 _UNLOAD = sys.implementation.name == "micropython"
 
 
@@ -64,7 +64,7 @@ class App:
         self.game = None
         self.games = 0          # games begun since boot (the AI's seed)
         self.rule = 0
-        self.rule_name = ""     # settings.RULE_NAMES', set with rule
+        self.rule_name = ""     # its name (settings.RULE_NAMES), set with it
         self.mode = _MODE_AI
         self.level = 1
         self.human = 1          # the player's colour (vs AI, or asked for
