@@ -64,7 +64,7 @@ class App:
         self.game = None
         self.games = 0          # games begun since boot (the AI's seed)
         self.rule = 0
-        self.rule_name = ""     # its name (settings.RULE_NAMES), set with it
+        self.rule_name = ""     # its name (settings.rule_name), set with it
         self.mode = _MODE_AI
         self.level = 1
         self.human = 1          # the player's colour (vs AI, or asked for

@@ -6,7 +6,7 @@ the AI or a friend never holds radio code.
 import sys
 import savegame
 import saveread
-from settings import RULES, RULE_NAMES
+from settings import rule_name
 from controls import PLACE, BACK, MENU
 import notes
 
@@ -45,7 +45,7 @@ def play(app, blob=None):
     if blob is None:
         # the host's rule is the match's: a joiner's own does not apply
         notes.lines(app, ["Wireless match", "",
-                          "A: host a game (%s)" % RULE_NAMES[RULES.index(app.rule)],
+                          "A: host a game (%s)" % rule_name(app.rule),
                           "B: join a game (the host's rule)", "",
                           "X: back"])
         ev = app.wait_key((PLACE, BACK, MENU))

@@ -13,7 +13,7 @@ from textline import TextLine
 from board_view import SCREEN, TEXT, BANNER, BANNER_TEXT, CURSOR, rgb
 import settings as S
 
-from settings import RULES, RULE_NAMES, MODE_NAMES
+from settings import RULES, MODE_NAMES
 _DIM = rgb(120, 120, 130)
 
 _MODE, _LEVEL, _RULE, _BLACK, _START = 0, 1, 2, 3, 4
@@ -35,7 +35,7 @@ def choose(app):
              app.has_radio).run(st.values)
     st.save()
     app.rule = v[S.RULE]
-    app.rule_name = RULE_NAMES[RULES.index(app.rule)]
+    app.rule_name = S.rule_name(app.rule)
     app.mode = v[S.MODE]
     app.level = v[S.LEVEL]
     app.human = 0           # two players
@@ -77,7 +77,7 @@ class Menu:
                 return "Level: -"
             return "Level: %d" % v[S.LEVEL]
         if item == _RULE:
-            return "Rule:  " + RULE_NAMES[RULES.index(v[S.RULE])]
+            return "Rule:  " + S.rule_name(v[S.RULE])
         if item == _BLACK:
             if v[S.MODE] == S.MODE_LOCAL:
                 return "Black: player 1"

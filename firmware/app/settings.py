@@ -30,6 +30,11 @@ BLACK_HUMAN = 0     # vs AI: the player takes black; otherwise the AI does
 BLACK_AI = 1
 
 
+def rule_name(rule):
+    """The name the screens give a rule (one of RULES)."""
+    return RULE_NAMES[RULES.index(rule)]
+
+
 class Settings:
     def __init__(self, values=None):
         """values: the choices to work on (COUNT bytes, kept by the
@@ -59,7 +64,7 @@ class Settings:
         b[0] = _MAGIC
         b[1:COUNT + 1] = self.values
         b[COUNT + 1] = sum(self.values) & 0xFF
-        try:
+        try:        # read here, not with saveread: the menu does not load it
             with open(PATH, "rb") as f:
                 if f.read(COUNT + 3) == b:
                     return

@@ -5,7 +5,7 @@ last choices.
 Loaded at boot and unloaded before the menu (App.run), with saveread and
 settings: their code is not in the heap during a game.
 """
-from settings import RULES, RULE_NAMES, MODE_NAMES, MODE_AI, Settings
+from settings import MODE_NAMES, MODE_AI, Settings, rule_name
 from controls import PLACE, BACK, MENU
 import notes
 
@@ -22,7 +22,7 @@ def run(app):
     for note in app.notes:
         notes.show(app, note)
     if saved is not None and offer_resume(app, saved):
-        app.rule_name = RULE_NAMES[RULES.index(saved.rule)]
+        app.rule_name = rule_name(saved.rule)
         return saved
     return None
 
@@ -35,7 +35,7 @@ def offer_resume(app, saved):
             saved.level, "black" if saved.human == 1 else "white")
     n = len(saved.moves)
     notes.lines(app, ["Saved game found:", "", desc,
-                      RULE_NAMES[RULES.index(saved.rule)],
+                      rule_name(saved.rule),
                       "%d move%s" % (n, "" if n == 1 else "s"), "",
                       "A: resume", "B: menu"])
     return app.wait_key((PLACE, BACK, MENU)) == PLACE

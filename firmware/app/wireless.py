@@ -13,7 +13,7 @@ import match as M
 import savegame
 import notes
 from board_view import ALERT, TEXT, BANNER
-from settings import RULES, RULE_NAMES
+from settings import rule_name
 from controls import PLACE, BACK, MENU
 from tilt import RIGHT, LEFT, UP, DOWN
 
@@ -89,7 +89,7 @@ class Wireless:
         app.human = m.my_colour
         app.other = "peer"
         app.rule = m.rule
-        app.rule_name = RULE_NAMES[RULES.index(m.rule)]
+        app.rule_name = rule_name(m.rule)
         keys = app.keys_hint
         app.keys_hint = _KEYS
         try:
@@ -240,7 +240,7 @@ class Wireless:
             # renju notation: columns A-O, rows 1-15 counted from the bottom
             text += "  peer %s%d" % ("ABCDEFGHIJKLMNO"[p[0]], 15 - p[1])
         else:
-            text += "  " + RULE_NAMES[RULES.index(m.rule)]
+            text += "  " + rule_name(m.rule)
         self.app.say(text, ALERT if m.state == M.LOST else TEXT)
 
     def end_banner(self):
