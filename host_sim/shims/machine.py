@@ -96,11 +96,6 @@ def hardware(board):
         _reserve(d, len(pins))
 
 
-def _objects_pins():
-    """The pin ids whose Pin objects exist (tests)."""
-    return [k[1] for k in _objects if k[0] is Pin]
-
-
 def _reserve(d, n):
     # a dict keeps its table when keys leave it: room for n more
     for k in range(n):
