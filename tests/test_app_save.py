@@ -195,7 +195,7 @@ def test_settings_file_with_a_wrong_sum_or_magic_gives_defaults(flash):
     s.save()
     good = (flash / settings.PATH).read_bytes()
     t = settings.Settings()
-    assert t.load() and list(t.values) == [1, 2, 4, 1]
+    assert t.load() and list(t.values) == [1, 2, 4, 1, 0]
     flipped = bytearray(good)
     flipped[1 + settings.RULE] = 1          # a value changed, its sum not
     (flash / settings.PATH).write_bytes(bytes(flipped))
@@ -205,6 +205,18 @@ def test_settings_file_with_a_wrong_sum_or_magic_gives_defaults(flash):
     (flash / settings.PATH).write_bytes(foreign)
     assert not settings.Settings().load()
 
+
+
+def test_settings_from_before_the_boot_count_keep_their_choices(flash):
+    """An older firmware's file has the four choices and no boot count: the
+    choices hold, the count starts at 0; a fifth field past the count, or
+    a third one short, is no settings file of any firmware."""
+    (flash / settings.PATH).write_bytes(bytes([0xA7, 1, 2, 4, 1, 8]))
+    t = settings.Settings()
+    assert t.load() and list(t.values) == [1, 2, 4, 1, 0]
+    for data in (bytes([0xA7, 1, 2, 4, 1, 3, 0, 11]), bytes([0xA7, 1, 2, 4, 7])):
+        (flash / settings.PATH).write_bytes(data)
+        assert not settings.Settings().load()
 
 
 def test_settings_cut_off_before_their_rename_are_the_newer_ones(flash):

@@ -310,3 +310,40 @@ def test_a_new_game_from_the_menu_does_not_replay_the_ais_choices(tmp_path):
                for game in ("first", "second")]
     assert answers[0] == [fresh], answers
     assert len(answers[1]) == 1 and answers[1] != answers[0], answers
+
+
+def test_the_first_game_after_a_power_on_does_not_replay_the_last_boots(tmp_path):
+    """The games-begun seed starts again at each boot: without more, the
+    first game after every power-on drew the same answers. The boots are
+    counted in the settings file, and each boot's seeds start 64 on, so
+    the second boot's first game answers as seed 65 does."""
+    import ai
+    answers = []
+    for sd in (1, 65):
+        ai.seed(sd)
+        g = gomoku.Game(gomoku.FREESTYLE)
+        g.play(7, 7)
+        answers.append(ai.best_move(g, 2))
+    assert answers[0] != answers[1]
+    s = Script()
+    s.tap("menu")           # Mode
+    s.tap("menu")           # Level
+    s.tap("place")          # level 2
+    for _ in range(3):      # Rule, Black, Start
+        s.tap("menu")
+    boots = [s]
+    s = Script()
+    s.tap("back")           # the game left in play: not resumed
+    s.wait(300)
+    boots.append(s)         # the menu remembers level 2, on Start
+    seen = []
+    for s in boots:
+        s.tap("place")      # Start
+        s.wait(300)
+        s.place(7 * 15 + 7)
+        s.wait(600)         # the AI answers; then the power goes off
+        s.snap("stones", [stone_point(VIEW, i) for i in range(225)])
+        r = run_upy(s.end(), tmp_path)
+        assert r["r"] == "end"
+        seen += [i for i in range(225) if r["snaps"]["stones"][i] == bv.WHITE]
+    assert seen == answers

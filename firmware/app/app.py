@@ -62,7 +62,8 @@ class App:
         self.moves = bytearray(N * N)
         self.n = 0
         self.game = None
-        self.games = 0          # games begun since boot (the AI's seed)
+        self.games = 0          # games begun (the AI's seed), on from the
+                                # boots before (startup.run)
         self.rule = 0
         self.rule_name = ""     # its name (settings.rule_name), set with it
         self.mode = _MODE_AI
@@ -171,8 +172,8 @@ class App:
         self.games += 1
         if self.mode == _MODE_AI and self.level > 1:
             # the search picks among near-best moves by a PRNG in a module
-            # each game's phase loads afresh: seeded by the games since
-            # boot, a new game does not replay the last one's choices
+            # each game's phase loads afresh: seeded by the games begun,
+            # a new game does not replay the last one's choices
             import ai
             ai.seed(self.games)
         self.game = g

@@ -1,4 +1,5 @@
-"""The last menu choices, remembered in flash (a few bytes, written atomically).
+"""The last menu choices, remembered in flash (a few bytes, written atomically),
+and a count of boots, which seeds the AI's games apart across power-ons.
 
 Loaded by the phases that read or change them (boot, the menu, a wireless
 match): during a game the app holds only their bytes (Settings.values) and
@@ -16,7 +17,8 @@ MODE = 0
 LEVEL = 1
 RULE = 2
 BLACK = 3
-COUNT = 4
+BOOTS = 4       # not a choice: the boots so far, mod 256 (the AI's seeds)
+COUNT = 5       # a file without BOOTS (older firmware) still holds its choices
 
 MODE_AI = 0
 MODE_LOCAL = 1
@@ -54,7 +56,7 @@ class Settings:
             _check(data)
         except ValueError:
             return False
-        for i in range(COUNT):
+        for i in range(len(data) - 2):
             self.values[i] = data[1 + i]
         return True
 
@@ -77,6 +79,7 @@ class Settings:
 
 
 def _check(data):
-    if len(data) != COUNT + 2 or data[0] != _MAGIC or \
-            sum(data[1:COUNT + 1]) & 0xFF != data[COUNT + 1]:
+    n = len(data) - 2
+    if not BOOTS <= n <= COUNT or data[0] != _MAGIC or \
+            sum(data[1:n + 1]) & 0xFF != data[n + 1]:
         raise ValueError("no settings")

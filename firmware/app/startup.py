@@ -1,11 +1,11 @@
 """The boot screens: the notes (a chip that did not answer, a damaged save
 set aside), then the saved game, offered to resume. Also reads the menu's
-last choices.
+last choices, and counts the boot in their file.
 
 Loaded at boot and unloaded before the menu (App.run), with saveread and
 settings: their code is not in the heap during a game.
 """
-from settings import MODE_NAMES, MODE_AI, Settings, rule_name
+from settings import MODE_NAMES, MODE_AI, BOOTS, Settings, rule_name
 from controls import PLACE, BACK, MENU
 import notes
 
@@ -14,6 +14,12 @@ def run(app):
     """-> the saved game the player resumes (saveread.Saved), or None."""
     st = Settings()
     st.load()
+    # the AI's seeds count on from 64 a boot: the first game after a
+    # power-on does not replay the first game of the one before
+    boots = st.values[BOOTS]
+    app.games = boots << 6
+    st.values[BOOTS] = (boots + 1) & 0xFF
+    st.save()
     app.choices = st.values
     import saveread
     saved, problem = saveread.load()
