@@ -76,12 +76,7 @@ def heap(level=1):
     moves, g = plan_lost_game(0, level, 1)
     s = Script()
     if level != 1:
-        s.tap("menu")       # Mode
-        s.tap("menu")       # Level
-        for _ in range(ai.LEVELS.index(level)):
-            s.tap("place")
-        for _ in range(3):  # Rule, Black, Start
-            s.tap("menu")
+        s.choose_level(ai.LEVELS.index(level))
     s.play_black_moves(moves)
     s.tap("place")          # rematch
     s.wait(300)

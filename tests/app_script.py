@@ -69,6 +69,16 @@ class Script:
     def wait(self, ms):
         self.t += ms
 
+    def choose_level(self, steps):
+        """From Start on the menu (vs AI): the Level line stepped `steps`
+        times on from level 1 (ai.LEVELS' index), then back on Start."""
+        self.tap("menu")        # Mode
+        self.tap("menu")        # Level
+        for _ in range(steps):
+            self.tap("place")
+        for _ in range(3):      # Rule, Black, Start
+            self.tap("menu")
+
     def start_two_players(self):
         """From the start menu: 2 players, freestyle, Start; then settle."""
         self.tap("menu")        # Mode

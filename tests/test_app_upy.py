@@ -275,6 +275,15 @@ def test_each_phase_leaves_the_heap_with_its_modules_on_the_unix_port(tmp_path):
     assert min(extra["menu"]) == 0 and min(extra["game"]) == 0, extra
 
 
+def centre_answer(seed):
+    """Level 2's answer to a stone on the centre, the AI seeded so."""
+    import ai
+    ai.seed(seed)
+    g = gomoku.Game(gomoku.FREESTYLE)
+    g.play(7, 7)
+    return ai.best_move(g, 2)
+
+
 def test_a_new_game_from_the_menu_does_not_replay_the_ais_choices(tmp_path):
     """Level 2 picks among near-best moves by a seeded PRNG that lives in
     the search's modules, which each game's phase loads afresh: on
@@ -283,17 +292,9 @@ def test_a_new_game_from_the_menu_does_not_replay_the_ais_choices(tmp_path):
     Seeded by the games begun since boot, the second game's first answer to
     the same opening is not the first game's; the first game plays as a
     fresh board's AI (seed 1)."""
-    import ai
-    ai.seed(1)
-    g = gomoku.Game(gomoku.FREESTYLE)
-    g.play(7, 7)
-    fresh = ai.best_move(g, 2)
+    fresh = centre_answer(1)
     s = Script()
-    s.tap("menu")           # Mode
-    s.tap("menu")           # Level
-    s.tap("place")          # level 2
-    for _ in range(3):      # Rule, Black, Start
-        s.tap("menu")
+    s.choose_level(1)       # level 2
     for game in ("first", "second"):
         s.tap("place")      # Start
         s.wait(300)
@@ -317,20 +318,10 @@ def test_the_first_game_after_a_power_on_does_not_replay_the_last_boots(tmp_path
     first game after every power-on drew the same answers. The boots are
     counted in the settings file, and each boot's seeds start 64 on, so
     the second boot's first game answers as seed 65 does."""
-    import ai
-    answers = []
-    for sd in (1, 65):
-        ai.seed(sd)
-        g = gomoku.Game(gomoku.FREESTYLE)
-        g.play(7, 7)
-        answers.append(ai.best_move(g, 2))
+    answers = [centre_answer(1), centre_answer(65)]
     assert answers[0] != answers[1]
     s = Script()
-    s.tap("menu")           # Mode
-    s.tap("menu")           # Level
-    s.tap("place")          # level 2
-    for _ in range(3):      # Rule, Black, Start
-        s.tap("menu")
+    s.choose_level(1)       # level 2
     boots = [s]
     s = Script()
     s.tap("back")           # the game left in play: not resumed
