@@ -80,6 +80,6 @@ class Settings:
 
 def _check(data):
     n = len(data) - 2
-    if not BOOTS <= n <= COUNT or data[0] != _MAGIC or \
+    if n not in (COUNT - 1, COUNT) or data[0] != _MAGIC or \
             sum(data[1:n + 1]) & 0xFF != data[n + 1]:
         raise ValueError("no settings")
