@@ -125,6 +125,34 @@ def test_sim_clock_timers_fire_in_order_each_at_its_own_time():
         sim_clock.reset()
 
 
+def test_on_the_wall_clock_the_firmware_reads_no_time_its_events_have_not_reached(
+        monkeypatch):
+    """The wall clock runs on while the firmware computes; the timers (a
+    script's key release, say) fire only when the clock is advanced. A
+    firmware busy past a release that then read the time saw a key still
+    held at it, and its auto-repeat stepped once more (a busy host turned
+    a scripted tap into two steps). The firmware's clock reads fire the
+    timers due first; the models' own reads (now_us) do not."""
+    wall = [10 ** 9]
+    monkeypatch.setattr(sim_clock, "_wall_us", lambda: wall[0])
+    sim_clock.reset()
+    sim_clock.set_real(True)
+    try:
+        seen = []
+        t0 = sim_clock.now_us()
+        sim_clock.call_at(t0 + 150000, lambda: seen.append("released"))
+        wall[0] += 400000               # busy: no sleep, no bus transfer
+        assert sim_clock.now_us() == t0 + 400000 and seen == []
+        assert time.ticks_ms() == (t0 + 400000) // 1000 % (1 << 30)
+        assert seen == ["released"]
+        sim_clock.call_at(t0 + 500000, lambda: seen.append("later"))
+        time.ticks_us()                 # not due yet
+        assert seen == ["released"]
+    finally:
+        sim_clock.set_real(False)
+        sim_clock.reset()
+
+
 def test_pin_levels_follow_mode_pull_and_open_drain():
     machine.forget_all()
     P = machine.Pin

@@ -9,11 +9,11 @@ _PERIOD = 1 << 30
 
 
 def ticks_us():
-    return sim_clock.now_us() % _PERIOD
+    return sim_clock.read_us() % _PERIOD
 
 
 def ticks_ms():
-    return (sim_clock.now_us() // 1000) % _PERIOD
+    return (sim_clock.read_us() // 1000) % _PERIOD
 
 
 def ticks_cpu():
