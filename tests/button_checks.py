@@ -159,6 +159,21 @@ def btn_is_down_is_the_debounced_state():
     assert not keys.is_down("place")
 
 
+def btn_is_held_ends_at_the_first_poll_that_reads_it_up():
+    # what a repeat or a long press asks: a button let go is no longer
+    # held from the poll that reads it up, before its release is stable
+    pad, keys = fresh()
+    pad.press("place")
+    poll_for(keys, 30)
+    assert keys.is_down("place") and keys.is_held("place")
+    pad.release("place")
+    assert keys.is_held("place")                    # not read up yet
+    keys.poll(time.ticks_ms())
+    assert keys.is_down("place") and not keys.is_held("place")
+    poll_for(keys, 30)
+    assert not keys.is_down("place") and not keys.is_held("place")
+
+
 def btn_held_at_start_is_not_a_press():
     machine.forget_all()
     sim_clock.reset()

@@ -2,6 +2,7 @@
 a bouncing or held button, and the boot with a chip missing, wrong, on
 its other address, or a board file that names what is not there."""
 import sys
+import time
 import types
 
 import pytest
@@ -51,6 +52,56 @@ def test_a_held_button_is_one_press_while_another_comes_and_goes():
         pad.tap("place", hold_ms=50, bounce_ms=2)
         assert [n for _, n in poll_for(keys, 120)] == ["place"]
     assert keys.is_down("back")
+
+
+def test_a_step_key_let_go_during_a_slow_redraw_does_not_repeat():
+    """A joystick step reported, the key let go while the firmware is busy
+    (a slow redraw), and the next poll comes past the repeat's delay: the
+    release is not stable yet, but the key reads up, so no second step.
+    (On a busy host the simulator's taps, held until polled, did this.)"""
+    import controls
+    pad, keys = fresh()
+    c = controls.Controls(keys)
+    pad.press("up")
+    steps = [e for e in (c.wait() for _ in range(5)) if e]
+    assert steps == [controls.UP]
+    pad.release("up")
+    time.sleep_ms(controls._REPEAT_FIRST + 100)     # busy: no poll
+    assert [e for e in (c.wait() for _ in range(40)) if e] == []
+    pad.press("up")                             # held: it repeats
+    steps = [e for e in (c.wait() for _ in range(40)) if e]
+    assert steps[:2] == [controls.UP, controls.UP]
+
+
+def test_a_busy_spell_counts_neither_to_a_repeat_nor_to_a_long_press():
+    """A key held through a spell without polls (a slow redraw) was not
+    seen held in it: the repeat's delay, and a long press's, count only
+    the time the polls watched. On a busy host a tap held until the
+    firmware had polled it thrice came out as two steps."""
+    import controls
+    pad, keys = fresh()
+    c = controls.Controls(keys)
+    pad.press("up")
+    assert [e for e in (c.wait() for _ in range(5)) if e] == [controls.UP]
+    time.sleep_ms(controls._REPEAT_FIRST + 100)     # busy, the key held
+    waited = 0
+    while not c.wait():
+        waited += controls.POLL_MS
+    # the ~100 ms watched before the spell count, the spell does not
+    assert controls._REPEAT_FIRST - 200 <= waited <= controls._REPEAT_FIRST, waited
+    pad.release("up")
+    pad, keys = fresh()             # key steering: place held is a stone
+    c = controls.Controls(types.SimpleNamespace(
+        poll=keys.poll, is_held=keys.is_held, names=("place", "back")))
+    pad.press("place")
+    c.wait()
+    c.wait()
+    time.sleep_ms(controls.LONG_MS + 100)           # busy, the key held
+    assert c.wait() == 0
+    waited = 0
+    while not c.wait():
+        waited += controls.POLL_MS
+    assert waited >= controls.LONG_MS - 200, waited
 
 
 def test_pad_bounces_on_release_too_and_settles_after_any_bounce():

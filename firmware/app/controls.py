@@ -42,6 +42,7 @@ class Controls:
         self._rep_due = 0
         self._held = None           # key steering: the key held, and since
         self._held_at = 0
+        self._polled = 0            # ticks_ms of the last poll
 
     def keys(self, text):
         """text with its key letters (A:, B:, X:, Y:) named for this board."""
@@ -59,6 +60,14 @@ class Controls:
         """One event or 0; call every POLL_MS."""
         if now is None:
             now = time.ticks_ms()
+        gap = time.ticks_diff(now, self._polled)
+        self._polled = now
+        if gap > _REPEAT_MS:
+            # busy since the last poll (a slow redraw): a key held through
+            # that spell was not seen held, so the spell counts neither
+            # towards a repeat nor towards a long press
+            self._rep_due = time.ticks_add(self._rep_due, gap)
+            self._held_at = time.ticks_add(self._held_at, gap)
         name = self.buttons.poll(now)
         if steer and self.steer:
             return self._steer(name, now)
@@ -92,7 +101,7 @@ class Controls:
         if held is None:
             return 0
         ev = _NAMES[held]
-        if not self.buttons.is_down(held):
+        if not self.buttons.is_held(held):
             self._held = None
             return RIGHT if ev == PLACE else DOWN
         if time.ticks_diff(now, self._held_at) >= LONG_MS:
@@ -104,7 +113,7 @@ class Controls:
         for name, e in _DIRS:
             if e == ev:
                 try:
-                    return self.buttons.is_down(name)
+                    return self.buttons.is_held(name)
                 except (KeyError, ValueError):
                     return False
         return False

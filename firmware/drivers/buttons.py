@@ -2,7 +2,8 @@
 
     keys = Buttons(board.BUTTONS)          # {"place": 15, "back": 17, ...}
     name = keys.poll(time.ticks_ms())      # a newly pressed button or None
-    keys.is_down("place")
+    keys.is_down("place")                  # the debounced state
+    keys.is_held("place")                  # and not being let go
 
 A pin must read the same level for `debounce_ms` before its change counts;
 a press is reported once, when it becomes stable. A button held at start,
@@ -55,8 +56,19 @@ class Buttons:
 
     def is_down(self, name):
         """The debounced state of one button."""
+        return self._down[self._index(name)] == 1
+
+    def is_held(self, name):
+        """Down, and read down by the last poll too: a button being let go
+        is not held, though its release is not stable yet. What a repeat or
+        a long press asks: a poll late after a release (a slow redraw)
+        must not take the key for still held."""
+        i = self._index(name)
+        return self._down[i] == 1 and self._raw[i] == 1
+
+    def _index(self, name):
         try:
-            return self._down[self.names.index(name)] == 1
+            return self.names.index(name)
         except ValueError:
             raise ValueError("no button named %r (have %s)"
                              % (name, ", ".join(self.names)))
