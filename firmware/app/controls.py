@@ -60,14 +60,15 @@ class Controls:
         """One event or 0; call every POLL_MS."""
         if now is None:
             now = time.ticks_ms()
-        gap = time.ticks_diff(now, self._polled)
+        last = self._polled
         self._polled = now
-        if gap > _REPEAT_MS:
+        if time.ticks_diff(now, last) > _REPEAT_MS:
             # busy since the last poll (a slow redraw): a key held through
             # that spell was not seen held, so the spell counts neither
             # towards a repeat nor towards a long press
-            self._rep_due = time.ticks_add(self._rep_due, gap)
-            self._held_at = time.ticks_add(self._held_at, gap)
+            d = time.ticks_diff
+            self._rep_due = time.ticks_add(now, d(self._rep_due, last))
+            self._held_at = time.ticks_add(now, d(self._held_at, last))
         name = self.buttons.poll(now)
         if steer and self.steer:
             return self._steer(name, now)
