@@ -74,9 +74,8 @@ def read_us():
     """The clock as the firmware reads it (time.ticks_us and the rest).
 
     On the wall clock the timers due by now fire first: the time runs on
-    while the firmware computes, and a firmware that reads a time its
-    events have not reached yet would see a key still held past its
-    scripted release (a busy host stretched a tap into a repeat)."""
+    while the firmware computes, and a firmware must not read a time whose
+    events (a packet's arrival, a script's next step) have not happened."""
     if _real:
         _fire(now_us())
     return now_us()
