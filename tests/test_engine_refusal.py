@@ -17,6 +17,8 @@ def said(fn, *args):
     except ValueError as e:
         print(str(e) + '|' + str('refusal' in sys.modules))
 said(gomoku.Game, 3)
+said(gomoku.Game, 4.0)
+said(gomoku.Game, True)
 g = gomoku.Game(0)
 said(g.undo)
 said(g.play, 15, 0)
@@ -44,6 +46,8 @@ print('loaded after all:', 'refusal' in sys.modules)
 
 EXPECTED = [
     "rule must be 0, 1 or 4",
+    "rule must be 0, 1 or 4",           # a rule is a whole number: 4.0
+    "rule must be 0, 1 or 4",           # is not RENJU, nor True STANDARD
     "nothing to undo",
     "(15, 0) is off the board",
     "(-1, 2) is off the board",

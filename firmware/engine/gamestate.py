@@ -5,7 +5,7 @@ import renju
 
 class Game:
     def __init__(self, rule=0):
-        if rule not in (0, 1, 4):
+        if type(rule) is not int or rule not in (0, 1, 4):
             import refusal
             raise refusal.error(0)                  # bad rule
         self._why = renju.why if rule == 4 else None
