@@ -29,6 +29,8 @@ said(ai.best_move, g, 0)
 said(ai.best_move, g, 4)
 said(ai.best_move, g, '2')
 said(ai.best_move, g, 2.0)
+said(ai.best_move, g, 1.0)
+said(ai.best_move, g, True)
 g = build(gomoku.RENJU, [(6, 7), (7, 7), (8, 5), (8, 6)])
 g.play(0, 4)
 said(g.play, 8, 7)
@@ -56,6 +58,8 @@ EXPECTED = [
     "level 4 not available",
     "level '2' not available",          # a level is a number, not its text
     "level 2.0 not available",
+    "level 1.0 not available",          # equal to 1, but not the number 1
+    "level True not available",
     "(8, 7) is forbidden for black: double three",
     "(7, 7) is forbidden for black: double four",
     "(3, 5) is forbidden for black: overline",

@@ -27,7 +27,7 @@ def best_move(g, level=1):
     if g.winner:
         import refusal
         raise refusal.error(2)                      # game over
-    if level != 1:
+    if level != 1 or type(level) is not int:
         try:
             import search
         except ImportError:
