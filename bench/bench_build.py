@@ -8,7 +8,10 @@ first move against the AI, with the chip models' own memory subtracted (it
 is allocated before the firmware starts) and the pool entries of the names
 the firmware interned added (they go into a pool allocated before it
 starts). The same boot from the .py sources shows what compiling on the
-device would cost instead.
+device would cost instead. The smallest heap each boots and plays a move
+in is the room left free once the models are built, in one block as on a
+board (app_script.leave_free): a heap merely made smaller ran out while
+the models compiled, before the firmware started.
 """
 import json
 import os
@@ -43,6 +46,7 @@ rig = app_script.Rig(board)
 if %r:
     app_script.fresh_names_pool()
 gc.collect()
+ballast = app_script.leave_free(%r)
 base = gc.mem_alloc()
 micropython.qstr_info()
 peak = [0]
@@ -74,14 +78,15 @@ print("SOURCES", repr(sorted(set(getattr(m, "__file__", "?")[-4:]
 """
 
 
-def measure(flash, heap_kb=1024, names=True):
+def measure(flash, heap_kb=1024, names=True, room_kb=None):
     """Boot on the unix port from flash (its lib: .mpy or .py) with a heap of
     heap_kb; -> {label: bytes}, or None if the firmware ran out of memory.
     names: room made for the firmware's names first, and their pool entries
     counted in the figures; without, the heap holds what a pool takes when
-    the firmware's names need one."""
+    the firmware's names need one. room_kb: the chip models built, all but
+    that much of the heap is filled before the firmware starts."""
     modules = [n for n, _, _ in build.firmware_modules()]
-    code = MEASURE % (names, modules)
+    code = MEASURE % (names, None if room_kb is None else room_kb * 1024, modules)
     env = dict(os.environ, MICROPYPATH=built_device.MICROPYPATH)
     proc = subprocess.run(
         [upy.micropython_binary(), "-X", "heapsize=%dk" % heap_kb, "-c", code],
@@ -89,7 +94,11 @@ def measure(flash, heap_kb=1024, names=True):
     out = proc.stdout
     samples = built_device.lines_with(out, "HEAP")
     heap = dict(samples)
-    if proc.returncode or "MemoryError" in out + proc.stderr or len(heap) < 3:
+    # the firmware catches a MemoryError at boot and names the chip it was
+    # building, with MicroPython's text: "memory allocation failed"
+    said = out + proc.stderr
+    if (proc.returncode or "MemoryError" in said or "memory allocation failed" in said
+            or len(heap) < 3):
         return None
     if names:
         start, *at = upy.names_lines(out)
@@ -102,20 +111,20 @@ def measure(flash, heap_kb=1024, names=True):
 
 
 def smallest_heap(flash):
-    """The smallest heap (4 KB steps) that boots and plays the first move,
-    less the chip models' share. -> bytes."""
-    ok = measure(flash, names=False)
-    if ok is None:
+    """The smallest heap (4 KB steps) that boots and plays the first move:
+    what is left free once the chip models are built. Built in the smallest
+    heap they fit, the models would be what runs out (compiling their
+    sources takes far more than they keep). -> bytes."""
+    lo, hi = 0, 512
+    if measure(flash, names=False, room_kb=hi) is None:
         raise SystemExit("the firmware does not boot in %s" % flash)
-    lo = ok["base"] // 1024     # fails: the models alone fill it
-    hi = 1024
     while hi - lo > 4:
         mid = (lo + hi) // 2
-        if measure(flash, mid, names=False) is None:
+        if measure(flash, names=False, room_kb=mid) is None:
             lo = mid
         else:
             hi = mid
-    return hi * 1024 - ok["base"]
+    return hi * 1024
 
 
 def main():
