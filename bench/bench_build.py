@@ -10,7 +10,7 @@ the firmware interned added (they go into a pool allocated before it
 starts). The same boot from the .py sources shows what compiling on the
 device would cost instead. The smallest heap each boots and plays a move
 in is the room left free once the models are built, in one block as on a
-board (app_script.leave_free): a heap merely made smaller ran out while
+board (tests/heap_fill.py): a heap merely made smaller ran out while
 the models compiled, before the firmware started.
 """
 import json
@@ -41,12 +41,13 @@ import sys
 import micropython
 import board
 import app_script
+import heap_fill
 import sim_clock
 rig = app_script.Rig(board)
 if %r:
     app_script.fresh_names_pool()
 gc.collect()
-ballast = app_script.leave_free(%r)
+ballast = heap_fill.leave_free(%r)
 base = gc.mem_alloc()
 micropython.qstr_info()
 peak = [0]

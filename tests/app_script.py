@@ -50,45 +50,6 @@ def fresh_names_pool(size=8192):
             return k
 
 
-def leave_free(room, pieces=4096):
-    """Fill the heap but `room` bytes (None: fill nothing), as if it were
-    that small: -> the filler, to be kept referenced. The room is one block,
-    as in a board's heap after boot, where one fits: it is held while the
-    rest is filled, then let go. The rest is filled in up to `pieces`
-    pieces, largest first (halving the size where no free block is so
-    large), down to one-block objects in the chip models' crumbs."""
-    import gc
-    if room is None:
-        return None
-    filler = [None] * pieces
-    gc.collect()
-    try:
-        hole = bytearray(room)
-        keep = 0
-    except MemoryError:
-        hole = None
-        keep = room                         # left in pieces, then
-    n = 0
-    size = 1 << 30
-    while n < pieces:
-        want = gc.mem_free() - keep
-        try:
-            if size >= 64 and want >= 64:
-                filler[n] = bytearray(min(size, want - 32))
-            elif want > 0:
-                filler[n] = (n,)            # one block of the allocator
-            else:
-                break
-            n += 1
-        except MemoryError:
-            if size < 64:
-                break
-            size = min(size, want) // 2
-    hole = None
-    gc.collect()
-    return filler
-
-
 def pixels(lcd, flat):
     """The LCD model's pixels at a snap's flat [x0, y0, x1, y1, ...]."""
     return [lcd.pixel(flat[k], flat[k + 1]) for k in range(0, len(flat), 2)]

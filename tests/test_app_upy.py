@@ -219,10 +219,11 @@ def test_leave_free_fills_the_heap_but_the_room_asked(tmp_path):
     own list, however the models left the heap in pieces."""
     code = LOAD_RIG + """
 import gc
+import heap_fill
 gc.collect()
-print(app_script.leave_free(None))
+print(heap_fill.leave_free(None))
 for room in (30000, 80000):
-    filler = app_script.leave_free(room)
+    filler = heap_fill.leave_free(room)
     gc.collect()
     print(room, gc.mem_free())
     filler = None
