@@ -275,6 +275,27 @@ def test_a_board_file_naming_what_is_not_there_is_a_note(entries, off, named,
     assert bv.ALERT in dev.snaps["note"] and one_black_stone(dev)
 
 
+def test_a_chip_the_heap_had_no_room_for_is_not_called_missing(flash, capsys,
+                                                                monkeypatch):
+    """A driver that runs out of memory as it is built: the note gives
+    MicroPython's words and does not send the player to check the wiring
+    of a chip that may well be there. The game plays without it."""
+    class HUNGRY:
+        def __init__(self, i2c, addr):
+            raise MemoryError("memory allocation failed, allocating 4096 bytes")
+    monkeypatch.setitem(sys.modules, "hungry",
+                        types.SimpleNamespace(HUNGRY=HUNGRY))
+    board = board_like(board_sim, "board_hungry_gyro",
+                       GYRO=entry_like(board_sim.GYRO, chip="hungry"))
+    dev = run_device(board, two_player_stones(board, note=True), str(flash),
+                     gyro=False)
+    out = capsys.readouterr().out
+    assert "Gyro HUNGRY not set up (I2C1 scl=27 sda=26 addr=0x69): memory " \
+        "allocation failed, allocating 4096 bytes. Tilt is off" in out, out
+    assert "not found" not in out
+    assert bv.ALERT in dev.snaps["note"] and one_black_stone(dev)
+
+
 def test_the_boards_key_labels_name_the_keys_in_hints(flash):
     """board.KEY_LABELS (hint letter -> label), when a board has it, is
     how the hints name the keys."""

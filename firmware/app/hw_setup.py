@@ -19,6 +19,8 @@ def _pins(cfg, names):
 def _missing(kind, cfg, bus, pins, err, then, what="not found"):
     if isinstance(err, KeyError):
         err = "no %r in board.py" % (err.args[0],)
+    elif isinstance(err, MemoryError):
+        what = "not set up"         # it may well be there: the heap was not
     return "%s %s %s (%s %s): %s. %s" % (
         kind, cfg.get("chip", "?").upper(), what, bus, _pins(cfg, pins), err,
         then)
