@@ -42,6 +42,6 @@ def leave_free(room, pieces=4096):
             if size < 64:
                 break
             size = min(size, want) // 2
-    hole = None
+    del hole                                # the room, let go
     gc.collect()
     return filler
