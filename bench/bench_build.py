@@ -116,9 +116,10 @@ def smallest_heap(flash):
     what is left free once the chip models are built. Built in the smallest
     heap they fit, the models would be what runs out (compiling their
     sources takes far more than they keep). -> bytes."""
-    lo, hi = 0, 512
+    lo, hi = 0, 256
     if measure(flash, names=False, room_kb=hi) is None:
-        raise SystemExit("the firmware does not boot in %s" % flash)
+        raise SystemExit("the firmware in %s does not boot in %d KB of heap"
+                         % (flash, hi))
     while hi - lo > 4:
         mid = (lo + hi) // 2
         if measure(flash, names=False, room_kb=mid) is None:

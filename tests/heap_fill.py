@@ -12,24 +12,20 @@ import gc
 def leave_free(room, pieces=4096):
     """Fill the heap but `room` bytes (None: fill nothing), as if it were
     that small: -> the filler, to be kept referenced. The room is one block,
-    as in a board's heap after boot, where one fits: it is held while the
-    rest is filled, then let go. The rest is filled in up to `pieces`
-    pieces, largest first (halving the size where no free block is so
-    large), down to one-block objects in the chip models' crumbs."""
+    as in a board's heap after boot (MemoryError where no block is so
+    large): it is held while the rest is filled, then let go. The rest is
+    filled in up to `pieces` pieces, largest first (halving the size where
+    no free block is so large), down to one-block objects in the chip
+    models' crumbs."""
     if room is None:
         return None
     filler = [None] * pieces
     gc.collect()
-    try:
-        hole = bytearray(room)
-        keep = 0
-    except MemoryError:
-        hole = None
-        keep = room                         # left in pieces, then
+    hole = bytearray(room)
     n = 0
     size = 1 << 30
     while n < pieces:
-        want = gc.mem_free() - keep
+        want = gc.mem_free()
         try:
             if size >= 64 and want >= 64:
                 filler[n] = bytearray(min(size, want - 32))
