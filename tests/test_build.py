@@ -560,12 +560,7 @@ def test_deploy_over_serial_then_boot_and_play_pico(tmp_path, built):
     (flash / "board.py").write_text("NAME = 'stale'\n")
     (flash / "app.mpy").write_bytes(b"M\x06\x00\x1f")     # the root comes first
     (flash / "notes.txt").write_text("the owner's file\n")
-    with SerialBoard(flash) as dev:
-        proc = subprocess.run(
-            [sys.executable, str(ROOT / "tools" / "deploy.py"), "--board",
-             "pico_lcd13", "--build", str(root), "--port",
-             dev.url, "--no-soft-reset", "--skip-platform-check"],
-            capture_output=True, text=True, timeout=240)
+    proc = _deploy_over_serial(flash, root, "pico_lcd13", "--skip-platform-check")
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
     out = root / "pico_lcd13"
     for p in (out / "lib").iterdir():
