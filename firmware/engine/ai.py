@@ -14,13 +14,14 @@ LEVELS = (1, 2)
 
 
 def seed(n):
-    # seeds the search levels' PRNG; SEED keeps n, for a test to read back
-    SEED[0] = n
+    # seeds the search levels' PRNG (which refuses a seed not an int);
+    # SEED keeps n, for a test to read back
     try:
         import search
         search.seed(n)
     except ImportError:
         pass
+    SEED[0] = n
 
 
 def best_move(g, level=1):
