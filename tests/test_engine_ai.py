@@ -4,6 +4,7 @@ from pathlib import Path
 
 import ai
 import gomoku
+import upy
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
 import seed_scorer  # noqa: E402
@@ -78,6 +79,26 @@ def test_seed_seeds_the_search_levels_and_is_kept():
     assert search._g[movepick._PRNG] == state
     ai.seed(1235)
     assert search._g[movepick._PRNG] != state and ai.SEED[0] == 1235
+
+
+SEED_REFUSED = """
+import ai, search
+ai.seed(7)
+state = list(search._g)         # the PRNG's state is a slot of it
+for bad in (1.5, '3', None):
+    try:
+        ai.seed(bad)
+        print('taken', bad)
+    except TypeError:
+        pass
+print(ai.SEED[0], list(search._g) == state)
+"""
+
+
+def test_a_seed_that_is_not_an_int_is_refused_and_changes_nothing(capsys):
+    exec(SEED_REFUSED, {})
+    assert capsys.readouterr().out == "7 True\n"
+    assert upy.run(SEED_REFUSED) == "7 True\n"
 
 
 def test_every_offered_level_answers_with_a_legal_move():

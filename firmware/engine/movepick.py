@@ -7,9 +7,6 @@ _BIG = const(29000)         # candscan's: beyond it, a mate score
 
 
 def seed(n):
-    if type(n) is not int:
-        import refusal
-        raise refusal.error(9, n)
     _g[_PRNG] = ((n & 0x3FFF) * 3 + 0x5A5) & 0xFFFF or 1
     _rand()
 

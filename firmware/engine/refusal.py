@@ -11,7 +11,6 @@ _TEXT = (
     "(%d, %d) is forbidden for black: overline",        # 6 (x, y)
     "nothing to undo",                                  # 7
     "level %r not available",                           # 8 (level)
-    "seed %r is not a whole number",                    # 9 (n)
 )
 
 
