@@ -255,7 +255,7 @@ def test_the_radio_driver_is_unloaded_after_the_boot_check(flash, capsys):
 
 @pytest.mark.parametrize("entries, off, named", [
     ({"GYRO": entry_like(board_sim_mpu.GYRO, chip="mpu9250")}, "gyro",
-     "Gyro MPU9250 not found (I2C1 scl=27 sda=26 addr=0x68): "),
+     "Gyro MPU9250 no driver (I2C1 scl=27 sda=26 addr=0x68): "),
     ({"GYRO": entry_like(board_sim.GYRO, sda=None)}, "gyro",
      "Gyro L3G4200D not found (I2C1 scl=27 addr=0x69): no 'sda' in "
      "board.py. Tilt is off: steer with the joystick"),
@@ -266,8 +266,9 @@ def test_the_radio_driver_is_unloaded_after_the_boot_check(flash, capsys):
 def test_a_board_file_naming_what_is_not_there_is_a_note(entries, off, named,
                                                           flash, capsys):
     """A board file whose gyro driver is not on the device, or that leaves
-    out an entry: a note naming the chip and what is missing, and the game
-    plays without that chip."""
+    out an entry: a note naming the chip and what is missing (a missing
+    driver is not called a chip not found: the wiring is not to blame), and
+    the game plays without that chip."""
     board = board_like(board_sim, "board_bad_entry", **entries)
     dev = run_device(board, two_player_stones(board, note=True), str(flash),
                      **{off: False})

@@ -21,6 +21,8 @@ def _missing(kind, cfg, bus, pins, err, then, what="not found"):
         err = "no %r in board.py" % (err.args[0],)
     elif isinstance(err, MemoryError):
         what = "not set up"         # it may well be there: the heap was not
+    elif isinstance(err, ImportError):
+        what = "no driver"          # on the device: the wiring is not to blame
     return "%s %s %s (%s %s): %s. %s" % (
         kind, cfg.get("chip", "?").upper(), what, bus, _pins(cfg, pins), err,
         then)
