@@ -274,3 +274,54 @@ def test_games_won_since_pairing_count_once_each_and_a_redraw_not_again(flash):
     m.count = 0
     w.new_board()
     assert bytes(w.score) == bytes((0, 1, 0))
+
+
+def _radio_unplugged():
+    """The radio's module comes off its header after boot: its SPI bus no
+    longer reaches it (the boot's check found it)."""
+    import machine
+    cs = board_sim.RADIO["cs"]
+    devs = machine._spi_devices[board_sim.RADIO["spi"]]
+    devs[:] = [d for d in devs if d[0] != cs]
+
+
+def test_a_radio_lost_since_boot_is_named_and_the_menu_comes_back(flash):
+    """Wireless was offered (the radio answered at boot); hosting with the
+    module gone names the fault, with its pins, instead of a firmware
+    error, and A goes back to the menu. X on the host/join screen goes
+    back to the menu too."""
+    import sim_clock
+    from app_script import band, screen_text
+    whole = band(0, 240)
+    s = Script()
+    s.tap("menu")           # Mode
+    s.tap("place")          # 2 players
+    s.tap("place")          # Wireless
+    for _ in range(3):
+        s.tap("menu")       # Rule, Black, Start
+    s.tap("place")
+    s.wait(200)
+    s.snap("choose", whole)
+    s.tap("menu")           # X: back
+    s.wait(200)
+    s.snap("back", whole)
+    unplug_ms = s.t
+    s.tap("place")          # Start again: Wireless
+    s.wait(200)
+    s.tap("place")          # A: host
+    s.wait(300)
+    s.snap("note", whole)
+    s.tap("place")          # dismiss the note
+    s.wait(200)
+    s.snap("menu", whole)
+    from host_sim import device
+    dev = device.Device(board_sim, str(flash))
+    sim_clock.call_at(unplug_ms * 1000, _radio_unplugged)
+    snaps = run_device(board_sim, s.end(), str(flash), dev=dev).snaps
+    assert "X: back" in screen_text(snaps["choose"], 240)
+    assert "> Start" in screen_text(snaps["back"], 240)
+    note = " ".join(screen_text(snaps["note"], 240))
+    assert note.startswith("Radio: NRF24L01 not responding"), note
+    assert "Error" not in note
+    menu = screen_text(snaps["menu"], 240)
+    assert "> Start" in menu and "Mode:  Wireless" in menu
