@@ -325,3 +325,43 @@ def test_a_radio_lost_since_boot_is_named_and_the_menu_comes_back(flash):
     assert "Error" not in note
     menu = screen_text(snaps["menu"], 240)
     assert "> Start" in menu and "Mode:  Wireless" in menu
+
+
+def test_a_taken_point_in_a_match_is_refused_and_nothing_is_sent(flash):
+    """A on a stone (the peer's, then one's own) in a wireless match: the
+    bottom line says why, the peer is sent nothing, and the match goes on
+    from there."""
+    from host_sim import device
+    from app_script import SCATTER, band, screen_text, stone_point
+    from test_app_wireless import VIEW, board_of
+    dev = device.Device(board_sim, str(flash))
+    peer = Peer(dev.medium)
+    line = band(VIEW.message.y, VIEW.message.h)
+    s = Script()
+    start_hosting(s)
+    s.place(7 * 15 + 7)
+    s.wait(400)                 # the peer answers on SCATTER[0]
+    s.place(SCATTER[0])
+    s.wait(100)
+    s.snap("theirs", line)
+    s.place(7 * 15 + 7)
+    s.wait(100)
+    s.snap("mine", line)
+    s.wait(400)
+    s.snap("board", [stone_point(VIEW, i) for i in range(225)])
+    s.place(7 * 15 + 8)
+    s.wait(400)
+    s.snap("on", [stone_point(VIEW, i) for i in range(225)])
+    snaps = run_device(board_sim, s.end(), str(flash), dev=dev).snaps
+    for snap in ("theirs", "mine"):
+        assert screen_text(snaps[snap], VIEW.message.h) == ["Taken: choose an empty point"]
+    want = [0] * 225
+    want[7 * 15 + 7] = 1
+    want[SCATTER[0]] = 2
+    assert board_of(snaps["board"]) == want
+    m = peer.m
+    assert m.count == 4 and list(m.moves[:4]) == [7 * 15 + 7, SCATTER[0], 7 * 15 + 8,
+                                                  SCATTER[1]]
+    want[7 * 15 + 8] = 1
+    want[SCATTER[1]] = 2
+    assert board_of(snaps["on"]) == want
