@@ -1,0 +1,161 @@
+"""Random hands on the simulated handheld: seeded key mashing, with power
+cuts, through every screen the keys reach; and a wireless match whose peer
+plays random moves, asks rematches and reboots, over air that loses,
+duplicates and reorders packets. Whatever the keys do, the firmware must
+never fault, never set aside a save it wrote itself, and leave on flash
+only saves that decode and replay; two handhelds still in a match when the
+keys stop must hold the same game."""
+import random
+
+import host_sim
+
+host_sim.install()
+
+import time  # noqa: E402
+import board_sim  # noqa: E402
+import gomoku  # noqa: E402
+import match  # noqa: E402
+import saveread  # noqa: E402
+import savegame  # noqa: E402
+import sim_clock  # noqa: E402
+from app_script import Script  # noqa: E402
+from host_sim import device, radio_medium  # noqa: E402
+from host_sim import match as H  # noqa: E402
+
+KEYS = ("place", "back", "menu", "extra", "up", "down", "left", "right", "press")
+WEIGHTS = (10, 1, 1.5, 0.5, 3, 3, 3, 3, 2)     # A most, as a player presses it
+
+
+def mash(rng, s, n, cut):
+    """n random taps (holds and gaps of a hurried player), a power cut with
+    chance `cut` instead of a tap; then quiet until the script's end."""
+    for _ in range(n):
+        if rng.random() < cut:
+            s.reset()
+            s.wait(rng.randint(50, 3000))
+        else:
+            hold = rng.choice((30, 80, 80, 80, 700))
+            s.tap(rng.choices(KEYS, WEIGHTS)[0], hold,
+                  rng.choice((20, 60, 120, 120, 300, 1500)))
+
+
+def no_fault(capsys):
+    """No firmware fault on the console: main.py prints "gomoku: <error>"
+    for one, and restarts the game."""
+    out = capsys.readouterr().out
+    faults = [line for line in out.splitlines() if line.startswith("gomoku:")]
+    assert not faults, faults
+
+
+def assert_saves_replay(flash):
+    assert not (flash / savegame.BAD).exists() and \
+        not (flash / savegame.MATCH_BAD).exists()
+    if (flash / savegame.PATH).exists():
+        saved = saveread.decode((flash / savegame.PATH).read_bytes())
+        g = gomoku.Game(saved.rule)
+        for mv in saved.moves:
+            g.play(mv % 15, mv // 15)           # ValueError: a bad save
+    if (flash / savegame.MATCH).exists():
+        b = (flash / savegame.MATCH).read_bytes()
+        match.check_snapshot(b)
+        g = gomoku.Game(b[9])
+        for mv in b[13:13 + b[12]]:
+            g.play(mv % 15, mv // 15)
+
+
+def test_random_keys_and_power_cuts_never_fault(flash, capsys):
+    rng = random.Random(7)
+    s = Script()
+    mash(rng, s, 1500, 0.004)
+    dev = device.Device(board_sim, str(flash))
+    dev.run(device.Script(s.end(3000)))
+    no_fault(capsys)
+    assert dev.resets >= 3                      # the cuts came
+    assert (flash / savegame.PATH).exists()     # and games were played
+    assert_saves_replay(flash)
+
+
+class RandomPeer:
+    """The other handheld (match.Match, joining): random legal moves near
+    the centre after a random pause, a rematch asked now and then after a
+    game, a reboot that resumes from its own snapshot now and then; from
+    `quiet_ms` on it only listens."""
+
+    def __init__(self, medium, rng, quiet_ms):
+        self.node = H.Node(1, medium)
+        self.rng = rng
+        self.quiet_ms = quiet_ms
+        self.m = None
+        self.due = None
+        self.moves = self.reboots = self.left = 0
+        sim_clock.call_at(sim_clock.now_us() + 300000, self.tick)
+
+    def tick(self):
+        now = time.ticks_ms()
+        r = self.rng
+        if self.m is None:
+            self.m = match.Match(self.node.radio, host=False,
+                                 seed=r.randint(1, 999999), now_ms=now)
+        m = self.m
+        e = m.poll(now)
+        while e is not None and e != match.EV_PEER_LEFT:
+            e = m.poll(now)
+        if e == match.EV_PEER_LEFT:
+            self.m = None           # join again: the host may come back
+            self.left += 1
+        elif now < self.quiet_ms:
+            self.act(m, now, r)
+        sim_clock.call_at(sim_clock.now_us() + 10000, self.tick)
+
+    def act(self, m, now, r):
+        if m.code and r.random() < 0.0005:
+            blob = m.snapshot()
+            self.node.boot()
+            self.m = match.Match.restore(self.node.radio, blob, now_ms=now)
+            self.reboots += 1
+        elif m.game.winner:
+            if r.random() < 0.01:
+                m.rematch()
+        elif m.my_turn():
+            if self.due is None:
+                self.due = now + r.choice((30, 60, 200, 800))
+            elif time.ticks_diff(now, self.due) >= 0:
+                g = m.game
+                free = [i for i in range(225)
+                        if abs(i % 15 - 7) < 4 and abs(i // 15 - 7) < 4
+                        and not g.stone(i % 15, i // 15)
+                        and not (g.rule == gomoku.RENJU and g.turn == 1
+                                 and g.forbidden(i % 15, i // 15))]
+                p = r.choice(free)
+                m.send_move(p % 15, p // 15)
+                self.moves += 1
+                self.due = None
+
+
+def test_a_wireless_match_under_random_keys_and_lossy_air(flash, capsys):
+    rng = random.Random(30)
+    s = Script()
+    s.tap("menu")           # Mode
+    s.tap("place")          # 2 players
+    s.tap("place")          # Wireless
+    for _ in range(3):
+        s.tap("menu")       # Rule, Black, Start
+    s.tap("place")
+    s.wait(200)
+    s.tap("place")          # A: host
+    s.wait(1500)
+    mash(rng, s, 1500, 0.003)
+    quiet = s.t
+    events = s.end(8000)    # the link settles
+    air = radio_medium.Medium(loss=0.3, dup=0.15, reorder=0.15, seed=30)
+    dev = device.Device(board_sim, str(flash), medium=air)
+    peer = RandomPeer(dev.medium, random.Random(1030), quiet)
+    dev.run(device.Script(events))
+    no_fault(capsys)
+    assert dev.resets >= 1 and peer.reboots >= 5 and peer.moves >= 50
+    assert_saves_replay(flash)
+    m = peer.m
+    # the keys left the host in its match: both hold the same game
+    assert m is not None and m.state == match.PAIRED
+    b = (flash / savegame.MATCH).read_bytes()
+    assert (b[11], list(b[13:13 + b[12]])) == (m.game_no, list(m.moves[:m.count]))
