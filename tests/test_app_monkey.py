@@ -1,5 +1,7 @@
 """Random hands on the simulated handheld: seeded key mashing, with power
-cuts, through every screen the keys reach; and a wireless match whose peer
+cuts, through every screen the keys reach (and without them on the
+MicroPython unix port, whose rarely taken paths CPython cannot vouch
+for); and a wireless match whose peer
 plays random moves, asks rematches and reboots, over air that loses,
 duplicates and reorders packets. Whatever the keys do, the firmware must
 never fault, never set aside a save it wrote itself, and leave on flash
@@ -19,6 +21,7 @@ import saveread  # noqa: E402
 import savegame  # noqa: E402
 import sim_clock  # noqa: E402
 from app_script import Script  # noqa: E402
+from test_app_upy import LOAD_RIG, run_script  # noqa: E402
 from host_sim import device, radio_medium  # noqa: E402
 from host_sim import match as H  # noqa: E402
 
@@ -72,6 +75,24 @@ def test_random_keys_and_power_cuts_never_fault(flash, capsys):
     no_fault(capsys)
     assert dev.resets >= 3                      # the cuts came
     assert (flash / savegame.PATH).exists()     # and games were played
+    assert_saves_replay(flash)
+
+
+def test_random_keys_never_fault_on_the_unix_port(flash):
+    """As above on MicroPython, without power cuts (a reset ends the rig's
+    run). The heap is the rig's (its chip models, the script) and a
+    wireless match's, not a budget: bench_app measures the game's."""
+    rng = random.Random(11)
+    s = Script()
+    mash(rng, s, 1500, 0)
+    code = LOAD_RIG + """
+print(json.dumps({"r": rig.run(events)}))
+"""
+    out = run_script(code % (str(flash), "board_sim", {}), s.end(3000), flash, "2048k")
+    faults = [line for line in out.splitlines() if line.startswith("gomoku:")]
+    assert not faults, faults
+    assert out.strip().splitlines()[-1] == '{"r": "end"}'
+    assert (flash / savegame.PATH).exists()     # games were played
     assert_saves_replay(flash)
 
 
