@@ -22,6 +22,7 @@ import savegame  # noqa: E402
 import sim_clock  # noqa: E402
 from app_script import Script  # noqa: E402
 from test_app_upy import LOAD_RIG, run_script  # noqa: E402
+from test_app_wireless import start_hosting  # noqa: E402
 from host_sim import device, radio_medium  # noqa: E402
 from host_sim import match as H  # noqa: E402
 
@@ -156,15 +157,7 @@ class RandomPeer:
 def test_a_wireless_match_under_random_keys_and_lossy_air(flash, capsys):
     rng = random.Random(30)
     s = Script()
-    s.tap("menu")           # Mode
-    s.tap("place")          # 2 players
-    s.tap("place")          # Wireless
-    for _ in range(3):
-        s.tap("menu")       # Rule, Black, Start
-    s.tap("place")
-    s.wait(200)
-    s.tap("place")          # A: host
-    s.wait(1500)
+    start_hosting(s)
     mash(rng, s, 1500, 0.003)
     quiet = s.t
     events = s.end(8000)    # the link settles

@@ -2,9 +2,14 @@
 sees and what the other handheld is told. The screen loop runs on stand-ins
 for the app and the match (test_app_wireless's, with keys and events fed
 in turn); leaving is checked on the simulated device with a real peer."""
-from test_app_wireless import (Peer, Script, _App, _Match, _View,  # host_sim first
-                               board_sim, run_device, start_hosting)
+from test_app_wireless import (VIEW, Peer, Script, _App, _Match, _View,  # host_sim first
+                               board_of, board_sim, run_device, start_hosting,
+                               to_host_or_join)
 
+import machine  # noqa: E402
+import sim_clock  # noqa: E402
+from host_sim import device  # noqa: E402
+from app_script import SCATTER, band, screen_text, stone_point  # noqa: E402
 import match as M  # noqa: E402
 import app  # noqa: E402
 import wireless  # noqa: E402
@@ -240,7 +245,6 @@ def test_b_cancels_the_wait_for_a_peer(flash, monkeypatch):
 def test_leaving_the_match_tells_the_peer(flash):
     """X (menu) leaves: the other handheld is told (EV_PEER_LEFT: its
     screen says so), not left waiting until it calls the peer lost."""
-    from host_sim import device
     dev = device.Device(board_sim, str(flash))
     peer = Peer(dev.medium)
     s = Script()
@@ -279,7 +283,6 @@ def test_games_won_since_pairing_count_once_each_and_a_redraw_not_again(flash):
 def _radio_unplugged():
     """The radio's module comes off its header after boot: its SPI bus no
     longer reaches it (the boot's check found it)."""
-    import machine
     cs = board_sim.RADIO["cs"]
     devs = machine._spi_devices[board_sim.RADIO["spi"]]
     devs[:] = [d for d in devs if d[0] != cs]
@@ -290,17 +293,9 @@ def test_a_radio_lost_since_boot_is_named_and_the_menu_comes_back(flash):
     module gone names the fault, with its pins, instead of a firmware
     error, and A goes back to the menu. X on the host/join screen goes
     back to the menu too."""
-    import sim_clock
-    from app_script import band, screen_text
     whole = band(0, 240)
     s = Script()
-    s.tap("menu")           # Mode
-    s.tap("place")          # 2 players
-    s.tap("place")          # Wireless
-    for _ in range(3):
-        s.tap("menu")       # Rule, Black, Start
-    s.tap("place")
-    s.wait(200)
+    to_host_or_join(s)
     s.snap("choose", whole)
     s.tap("menu")           # X: back
     s.wait(200)
@@ -314,7 +309,6 @@ def test_a_radio_lost_since_boot_is_named_and_the_menu_comes_back(flash):
     s.tap("place")          # dismiss the note
     s.wait(200)
     s.snap("menu", whole)
-    from host_sim import device
     dev = device.Device(board_sim, str(flash))
     sim_clock.call_at(unplug_ms * 1000, _radio_unplugged)
     snaps = run_device(board_sim, s.end(), str(flash), dev=dev).snaps
@@ -331,9 +325,6 @@ def test_a_taken_point_in_a_match_is_refused_and_nothing_is_sent(flash):
     """A on a stone (the peer's, then one's own) in a wireless match: the
     bottom line says why, the peer is sent nothing, and the match goes on
     from there."""
-    from host_sim import device
-    from app_script import SCATTER, band, screen_text, stone_point
-    from test_app_wireless import VIEW, board_of
     dev = device.Device(board_sim, str(flash))
     peer = Peer(dev.medium)
     line = band(VIEW.message.y, VIEW.message.h)

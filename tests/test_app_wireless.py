@@ -51,9 +51,9 @@ class Peer:
         sim_clock.call_at(sim_clock.now_us() + 10000, self.tick)
 
 
-def start_hosting(s, steps=2):
+def to_host_or_join(s, steps=2):
     """From the start menu: Mode stepped `steps` times to Wireless (2 from
-    vs AI, 1 from 2 players), Start, A: host; the peer joins."""
+    vs AI, 1 from 2 players), Start: the screen that asks A: host, B: join."""
     s.tap("menu")           # Mode
     for _ in range(steps):
         s.tap("place")      # (2 players) Wireless
@@ -61,6 +61,11 @@ def start_hosting(s, steps=2):
         s.tap("menu")       # Rule, Black, Start
     s.tap("place")
     s.wait(200)
+
+
+def start_hosting(s, steps=2):
+    """to_host_or_join, then A: host; the peer joins."""
+    to_host_or_join(s, steps)
     s.tap("place")          # A: host
     s.wait(1500)            # the peer joins
 
@@ -219,13 +224,7 @@ def test_a_joiner_is_told_the_hosts_rule(flash):
     whole = band(0, 240)
     line = band(VIEW.message.y, VIEW.message.h)
     s = Script()
-    s.tap("menu")           # Mode
-    s.tap("place")          # 2 players
-    s.tap("place")          # Wireless
-    for _ in range(3):
-        s.tap("menu")       # Rule (freestyle, as set), Black, Start
-    s.tap("place")
-    s.wait(200)
+    to_host_or_join(s)      # the Rule line left at freestyle
     s.snap("choose", whole)
     s.tap("back")           # B: join
     s.wait(1500)
