@@ -7,6 +7,7 @@ duplicates and reorders packets. Whatever the keys do, the firmware must
 never fault, never set aside a save it wrote itself, and leave on flash
 only saves that decode and replay; two handhelds still in a match when the
 keys stop must hold the same game."""
+import json
 import random
 
 import host_sim
@@ -51,6 +52,30 @@ def no_fault(capsys):
     assert not faults, faults
 
 
+# Every 500 ms of device time, the longest game saved so far (its file's
+# size); on CPython and on the unix port (sim_clock and os are on both)
+WATCH_SAVES = """
+import os
+import sim_clock
+most_saved = [0]
+
+
+def watch_saves():
+    try:
+        most_saved[0] = max(most_saved[0], os.stat("%s")[6] - %d)
+    except OSError:
+        pass
+    sim_clock.call_at(sim_clock.now_us() + 500000, watch_saves)
+""" % (savegame.PATH, savegame.HEAD + 2)
+
+
+def watched_saves():
+    """WATCH_SAVES on CPython: -> (start it, the most moves saved so far)."""
+    scope = {}
+    exec(WATCH_SAVES, scope)
+    return scope["watch_saves"], lambda: scope["most_saved"][0]
+
+
 def assert_saves_replay(flash):
     assert not (flash / savegame.BAD).exists() and \
         not (flash / savegame.MATCH_BAD).exists()
@@ -72,10 +97,12 @@ def test_random_keys_and_power_cuts_never_fault(flash, capsys):
     s = Script()
     mash(rng, s, 1500, 0.004)
     dev = device.Device(board_sim, str(flash))
+    watch, most = watched_saves()
+    watch()
     dev.run(device.Script(s.end(3000)))
     no_fault(capsys)
     assert dev.resets >= 3                      # the cuts came
-    assert (flash / savegame.PATH).exists()     # and games were played
+    assert most() >= 10                         # and games were played
     assert_saves_replay(flash)
 
 
@@ -86,14 +113,15 @@ def test_random_keys_never_fault_on_the_unix_port(flash):
     rng = random.Random(11)
     s = Script()
     mash(rng, s, 1500, 0)
-    code = LOAD_RIG + """
-print(json.dumps({"r": rig.run(events)}))
+    code = LOAD_RIG % (str(flash), "board_sim", {}) + WATCH_SAVES + """
+watch_saves()
+print(json.dumps({"r": rig.run(events), "most_saved": most_saved[0]}))
 """
-    out = run_script(code % (str(flash), "board_sim", {}), s.end(3000), flash, "2048k")
+    out = run_script(code, s.end(3000), flash, "2048k")
     faults = [line for line in out.splitlines() if line.startswith("gomoku:")]
     assert not faults, faults
-    assert out.strip().splitlines()[-1] == '{"r": "end"}'
-    assert (flash / savegame.PATH).exists()     # games were played
+    res = json.loads(out.strip().splitlines()[-1])
+    assert res["r"] == "end" and res["most_saved"] >= 10     # games were played
     assert_saves_replay(flash)
 
 
