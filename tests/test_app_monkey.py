@@ -31,16 +31,18 @@ KEYS = ("place", "back", "menu", "extra", "up", "down", "left", "right", "press"
 WEIGHTS = (10, 1, 1.5, 0.5, 3, 3, 3, 3, 2)     # A most, as a player presses it
 
 
-def mash(rng, s, n, cut):
-    """n random taps (holds and gaps of a hurried player), a power cut with
-    chance `cut` instead of a tap; then quiet until the script's end."""
+def mash(rng, s, n, cut, keys=KEYS):
+    """n random taps of `keys` (holds and gaps of a hurried player), a power
+    cut with chance `cut` instead of a tap; then quiet until the script's
+    end."""
+    weights = [WEIGHTS[KEYS.index(k)] for k in keys]
     for _ in range(n):
         if rng.random() < cut:
             s.reset()
             s.wait(rng.randint(50, 3000))
         else:
             hold = rng.choice((30, 80, 80, 80, 700))
-            s.tap(rng.choices(KEYS, WEIGHTS)[0], hold,
+            s.tap(rng.choices(keys, weights)[0], hold,
                   rng.choice((20, 60, 120, 120, 300, 1500)))
 
 
@@ -93,6 +95,7 @@ def assert_saves_replay(flash):
 
 
 def test_random_keys_and_power_cuts_never_fault(flash, capsys):
+    random.seed(7)          # a wireless match seeds its session from it
     rng = random.Random(7)
     s = Script()
     mash(rng, s, 1500, 0.004)
@@ -183,10 +186,14 @@ class RandomPeer:
 
 
 def test_a_wireless_match_under_random_keys_and_lossy_air(flash, capsys):
+    """Every key but X, which leaves a match, and no power cut, after which
+    B forgets it (test_app_wireless resets a match): once paired, the host
+    stays in the match, whatever the keys do."""
+    random.seed(30)         # the firmware's match seeds its session from it
     rng = random.Random(30)
     s = Script()
     start_hosting(s)
-    mash(rng, s, 1500, 0.003)
+    mash(rng, s, 1500, 0, [k for k in KEYS if k != "menu"])
     quiet = s.t
     events = s.end(8000)    # the link settles
     air = radio_medium.Medium(loss=0.3, dup=0.15, reorder=0.15, seed=30)
@@ -194,10 +201,9 @@ def test_a_wireless_match_under_random_keys_and_lossy_air(flash, capsys):
     peer = RandomPeer(dev.medium, random.Random(1030), quiet)
     dev.run(device.Script(events))
     no_fault(capsys)
-    assert dev.resets >= 1 and peer.reboots >= 5 and peer.moves >= 50
+    assert peer.reboots >= 1 and peer.moves >= 50 and peer.left == 0
     assert_saves_replay(flash)
     m = peer.m
-    # the keys left the host in its match: both hold the same game
-    assert m is not None and m.state == match.PAIRED
+    assert m.state == match.PAIRED      # both hold the same game
     b = (flash / savegame.MATCH).read_bytes()
     assert (b[11], list(b[13:13 + b[12]])) == (m.game_no, list(m.moves[:m.count]))
