@@ -1,12 +1,11 @@
-"""Random hands on the simulated handheld: seeded key mashing, with power
-cuts, through every screen the keys reach (and without them on the
-MicroPython unix port, whose rarely taken paths CPython cannot vouch
-for); and a wireless match whose peer
-plays random moves, asks rematches and reboots, over air that loses,
-duplicates and reorders packets. Whatever the keys do, the firmware must
-never fault, never set aside a save it wrote itself, and leave on flash
-only saves that decode and replay; two handhelds still in a match when the
-keys stop must hold the same game."""
+"""Random hands on the simulated handheld: seeded key mashing through
+every screen the keys reach, with power cuts on CPython and without them
+on the MicroPython unix port (whose rarely taken paths CPython cannot vouch
+for); and a hosted wireless match whose peer plays random moves, asks
+rematches and reboots, over air that loses, duplicates and reorders
+packets. Whatever the keys do, the firmware must never fault, never set
+aside a save it wrote itself, and leave on flash only saves that decode
+and replay; the two handhelds of a match must end holding the same game."""
 import json
 import random
 
