@@ -188,6 +188,38 @@ def test_pin_irq_fires_on_the_edges_asked_for_and_watchers_on_changes():
     assert levels == [0, 1]                 # changes only, once each
 
 
+def test_a_detached_chip_sees_neither_its_cs_nor_the_clock():
+    """detach_spi: a module off its header. The bus then reads 0xFF, and the
+    chip is neither selected nor sent bytes; another chip on the bus is."""
+    class Chip(Loopback):
+        def __init__(self):
+            self.log = []
+
+        def spi_select(self):
+            self.log.append("select")
+
+        def spi_deselect(self):
+            self.log.append("deselect")
+
+        def spi_transfer(self, tx):
+            self.log.append(bytes(tx))
+            return super().spi_transfer(tx)
+    machine.forget_all()
+    gone, stays = Chip(), Chip()
+    machine.attach_spi(0, 5, gone, "gone")
+    machine.attach_spi(0, 6, stays, "stays")
+    machine.detach_spi(0, 5)
+    spi = machine.SPI(0, baudrate=1000000)
+    cs, cs2 = machine.Pin(5, machine.Pin.OUT, value=1), machine.Pin(6, machine.Pin.OUT, value=1)
+    cs(0)
+    assert spi.read(2, 0x0F) == b"\xff\xff"
+    cs(1)
+    cs2(0)
+    assert spi.read(1, 0x0F) == b"\xf0"
+    cs2(1)
+    assert gone.log == [] and stays.log == ["select", b"\x0f", "deselect"]
+
+
 def test_spi_byte_takes_8_clocks_and_a_bus_nobody_drives_reads_ff():
     spi, cs = spi_with_chip()
     sim_clock.reset()

@@ -6,6 +6,7 @@ to a PCB:
 
     machine.attach_spi(bus_id, cs_pin, model, name, dc=None)
     machine.attach_i2c(bus_id, addr, model, name)
+    machine.detach_spi(bus_id, cs_pin)   # a module come off its header
 
 An SPI model implements `spi_select()`, `spi_deselect()` (its CS pin went low
 or high) and `spi_transfer(tx) -> rx` (bytes in, the same number of bytes out;
@@ -36,6 +37,7 @@ _modes = {}         # pin id -> Pin.IN / OUT / OPEN_DRAIN
 _watchers = {}      # pin id -> [callback(level)]
 _irqs = {}          # pin id -> (handler, trigger, pin object)
 _spi_devices = {}   # bus id -> [[cs pin, model, name, dc pin]]
+_cs_watchers = {}   # (bus id, cs pin) -> its chip's CS watcher
 _i2c_devices = {}   # bus id -> {addr: (model, name)}
 _objects = {}       # (class, pin or bus id) -> its one Pin, SPI or I2C
 _trace = None
@@ -61,7 +63,7 @@ def set_unique_id(uid):
 def forget_all():
     """Unwire everything: a fresh board (tests, a simulated power cycle)."""
     for d in (_levels, _driven, _pulls, _modes, _watchers, _irqs,
-              _spi_devices, _i2c_devices, _objects):
+              _spi_devices, _cs_watchers, _i2c_devices, _objects):
         d.clear()
 
 
@@ -217,6 +219,17 @@ def attach_spi(bus_id, cs_pin, model, name, dc=None):
         else:
             model.spi_select()
     watch_pin(cs_pin, on_cs)
+    _cs_watchers[(bus_id, cs_pin)] = on_cs
+
+
+def detach_spi(bus_id, cs_pin):
+    """Unwire the chip on cs_pin from the bus: it no longer sees its CS line
+    or the clock, and the bus reads what no one drives (0xFF)."""
+    devices = _spi_devices.get(bus_id, [])
+    devices[:] = [d for d in devices if d[0] != cs_pin]
+    on_cs = _cs_watchers.pop((bus_id, cs_pin), None)
+    if on_cs in _watchers.get(cs_pin, ()):
+        _watchers[cs_pin].remove(on_cs)
 
 
 def attach_i2c(bus_id, addr, model, name):
