@@ -11,6 +11,10 @@ import gc
 import sys
 import time
 
+# On MicroPython a restart after a fault unloads every module loaded since
+# boot: the phase that failed did not unload its own (app.py's phases)
+_UNLOAD = sys.implementation.name == "micropython"
+
 try:
     import board
 except ImportError:
@@ -22,6 +26,7 @@ def main():
         print("gomoku: no board.py: copy boards/board_<name>.py to the "
               "device as board.py")
         time.sleep_ms(5000)
+    boot = set(sys.modules)
     while True:
         import hw_setup
         a = hw_setup.build_app()
@@ -42,7 +47,10 @@ def main():
                 show_note(a, "Error (%s). The game restarts." % e)
             except Exception:
                 time.sleep_ms(2000)
-            sys.modules.pop("notes", None)
+            if _UNLOAD:
+                for name in list(sys.modules):
+                    if name not in boot:
+                        del sys.modules[name]
         a = None
         gc.collect()
 

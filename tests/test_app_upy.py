@@ -305,6 +305,44 @@ def test_each_phase_leaves_the_heap_with_its_modules_on_the_unix_port(tmp_path):
     assert min(extra["menu"]) == 0 and min(extra["game"]) == 0, extra
 
 
+def test_a_restart_after_a_fault_leaves_no_module_of_the_phase_that_failed(
+        tmp_path):
+    """A fault in a game (here the first save raises) is caught by main.py,
+    which builds the app again: the game's modules (the engine) must leave
+    the heap with it, as a phase that ends does. They stayed loaded until
+    power-off (3.7 KB), against a level-2 game's 64 KB."""
+    s = Script()
+    s.wait(300)
+    s.tap("place")          # Start: vs AI, level 1
+    s.wait(300)
+    s.place(3 * 15 + 3)     # the save raises: main.py restarts the app
+    s.wait(500)
+    s.tap("place")          # the error's note
+    s.wait(3000)            # boot again: the menu
+    s.at("heapmap", "menu")
+    s.t += 20
+    runner = LOAD_RIG + """
+import savegame
+_write = savegame.write
+_calls = []
+def _fails_once(*a):
+    _calls.append(1)
+    if len(_calls) == 1:
+        raise RuntimeError("injected")
+    return _write(*a)
+savegame.write = _fails_once
+gc.collect()
+print(json.dumps({"r": rig.run(events)}))
+"""
+    out = run_script(runner % (str(tmp_path), "board_sim", {}), s.end(),
+                     tmp_path)
+    assert "gomoku: RuntimeError: injected" in out
+    names, _ = heap_modules(out, "menu")
+    assert {"menu", "settings"} <= set(names)
+    left = {"gomoku", "gamestate", "pattern", "shapes", "winrow"} & set(names)
+    assert not left, left
+
+
 def centre_answer(seed):
     """Level 2's answer to a stone on the centre, the AI seeded so."""
     import ai
