@@ -15,6 +15,7 @@ import app  # noqa: E402
 import wireless  # noqa: E402
 from board_view import ALERT, TEXT  # noqa: E402
 from controls import BACK, MENU, PLACE  # noqa: E402
+from tilt import RIGHT  # noqa: E402
 
 
 class _Keys:
@@ -75,6 +76,7 @@ class _PlayApp(_App):
         return "Draw: black can't move"
 
     banner = app.App.banner
+    refuse = app.App.refuse
 
 
 class _PlayMatch(_Match):
@@ -191,6 +193,36 @@ def test_a_leave_question_the_screen_no_longer_shows_is_dropped(flash):
     w.play()
     assert m.count == 2                 # the A placed white's stone
     assert app.said[-1] == "Leave the match? X: leave  A: stay"
+
+
+def test_a_refusal_gives_way_to_the_link_line_at_the_next_key(flash):
+    """"No undo" or "Taken", then a stone placed or a cursor step: the link
+    line comes back. It stayed until the peer moved, seconds with a person
+    thinking, the refusal still up after a move that was made."""
+    m = _PlayMatch()
+    app = _play(m, [(BACK, None), (PLACE, None)])
+    k = app.said.index("No undo in a wireless match")
+    assert m.count == 1                 # the stone was placed
+    assert app.said[k + 1].startswith("Code 4821  paired"), app.said[k:]
+
+    m = _PlayMatch([7 * 15 + 7, 8 * 15 + 8])
+    app = _play(m, [(PLACE, None), (RIGHT, None)])   # A on black's own stone
+    k = app.said.index("Taken: choose an empty point")
+    assert m.count == 2
+    assert app.said[k + 1].startswith("Code 4821  paired"), app.said[k:]
+
+
+def test_a_tilt_does_not_answer_the_leave_question(flash):
+    """A tilt step or a held key's repeat while "Leave the match?" is up is
+    no answer: the question stays, and the X after it leaves. A tilt took
+    it as "stay", and the player's X asked again."""
+    m = _PlayMatch([7 * 15 + 7])
+    app = _PlayApp([(MENU, None), (RIGHT, None), (0, None), (MENU, None)])
+    w = wireless.Wireless(app, None)
+    w.m = m
+    w.play()                            # returns: the second X left
+    assert app.said.count("Leave the match? X: leave  A: stay") == 1
+    assert not app.controls.steps
 
 
 def test_a_drawn_match_says_why_and_names_no_winner(flash):

@@ -260,7 +260,6 @@ class _App:
         self.view = _View()
         self.said = []
         self.statuses = 0
-        self.keys_hint = "A: place  B: undo  X: menu"
 
     def update_status(self):
         self.statuses += 1

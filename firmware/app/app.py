@@ -73,10 +73,9 @@ class App:
         self.other = "AI"       # who plays the other colour
         self.cursor = 7 * N + 7
         self._five = bytearray(9)    # a winning row: 4 + the move + 4 at most
-        self.keys_hint = _KEYS      # wireless.py puts its own in a match
         self.score = bytearray(3)   # games won in this run of rematches:
                                     # [1] you (vs AI) or black, [2] the other
-        self._hint = (None, None)   # (keys_hint, the line it makes), made once
+        self._hint = None           # the line say("") shows, made once
 
     # ---- the phases ----------------------------------------------------
     def run(self):
@@ -215,11 +214,10 @@ class App:
             self.view.message.set(self.controls.keys(text), colour, SCREEN)
 
     def hint(self):
-        """The line say("") shows, made once per keys_hint: a cursor step
-        clears the message line, and allocates nothing for it."""
-        h = self._hint
-        if h[0] is self.keys_hint:
-            return h[1]
+        """The line say("") shows, made once: a cursor step clears the
+        message line, and allocates nothing for it."""
+        if self._hint is not None:
+            return self._hint
         c = self.controls
         n = self.view.message.n
         if c.steer:
@@ -228,10 +226,9 @@ class App:
                 if len(c.keys(line)) <= n:
                     break
         else:
-            line = self.keys_hint
-        line = c.keys(line)[:n]
-        self._hint = (self.keys_hint, line)
-        return line
+            line = _KEYS
+        self._hint = c.keys(line)[:n]
+        return self._hint
 
     def turns(self):
         """The turn loop of one game: -> _TO_MENU or _REMATCH."""

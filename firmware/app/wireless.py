@@ -21,7 +21,6 @@ PATH = savegame.MATCH
 _TMP = savegame.MATCH_TMP
 _STEP = (RIGHT, LEFT, UP, DOWN)
 _CANCEL = (BACK, MENU)
-_KEYS = "A: place  X: leave"    # the message line with nothing to say
 
 
 def forget():
@@ -41,6 +40,7 @@ class Wireless:
         self.shown = None       # (state, peer's move) the link line shows
         self.saved = None       # (game_no, count, hash) of the last save
         self.leaving = False    # X pressed in a game: asking to be sure
+        self.alerting = False   # a word for the player: the link line after a key
         self.score = bytearray(3)   # games won since pairing: [1] me, [2] peer
         self.ended = None       # (game, 0 draw / 1 me / 2 peer) on the banner
 
@@ -90,12 +90,7 @@ class Wireless:
         app.other = "peer"
         app.rule = m.rule
         app.rule_name = rule_name(m.rule)
-        keys = app.keys_hint
-        app.keys_hint = _KEYS
-        try:
-            self.turns()
-        finally:
-            app.keys_hint = keys
+        self.turns()
 
     def turns(self):
         app = self.app
@@ -130,6 +125,8 @@ class Wireless:
             if not ev:
                 continue
             if self.leaving:
+                if ev in _STEP:
+                    continue                # a tilt or a held key is no answer
                 # the key answers the question; only X leaves
                 self.leaving = False
                 if ev == MENU:
@@ -138,6 +135,11 @@ class Wireless:
                 self.shown = None           # the link line again
                 self.show_link()
                 continue
+            if self.alerting:
+                # the link line again at the next loop, unless this key
+                # has something else to say
+                self.alerting = False
+                self.shown = None
             if ev == MENU:
                 if ended:
                     forget()
@@ -155,19 +157,20 @@ class Wireless:
             elif ev == PLACE:
                 self.place(app.cursor)
             elif ev == BACK:
-                app.say("No undo in a wireless match", ALERT)
+                self.warn("No undo in a wireless match")
 
     def place(self, i):
         app = self.app
         m = self.m
         if not m.my_turn():
-            app.say("Wait: " + ("not your turn" if m.state == M.PAIRED
-                                 else m.state), ALERT)
+            self.warn("Wait: " + ("not your turn" if m.state == M.PAIRED
+                                  else m.state))
             return
         try:
             m.send_move(i % 15, i // 15)
         except ValueError as e:
             app.refuse(m.game, i, e)
+            self.alerting = True
             return
         self.sync()
 
@@ -219,9 +222,15 @@ class Wireless:
             savegame.replace(_TMP, PATH, m.snapshot())
             self.saved = key
         except OSError as e:
-            app.say(savegame.not_saved(e), ALERT)   # tried again at the next change
+            self.warn(savegame.not_saved(e))    # tried again at the next change
         except ValueError:
             pass                        # not paired yet: nothing to save
+
+    def warn(self, text):
+        """Say text in place of the link line until the next key, or until
+        the link or the peer's move changes."""
+        self.app.say(text, ALERT)
+        self.alerting = True
 
     def show_link(self):
         """The link line, rebuilt only when the state or the peer's move
