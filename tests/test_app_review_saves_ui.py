@@ -34,7 +34,9 @@ def crafted(count, moves, rule=0, mode=0, level=1, human=1):
 
 
 def fat_rename(monkeypatch):
-    """os.rename as FAT has it: refused when the target exists."""
+    """os.rename refused when the target exists, as FatFs's f_rename is
+    (MicroPython's VfsFat then removes the target and renames again): what
+    the boot does with a save must not depend on the filesystem's rename."""
     real = os.rename
 
     def rename(src, dst):
@@ -93,13 +95,25 @@ def test_a_cleared_game_leaves_no_temp_file_to_resume(flash):
     assert os.listdir(flash) == []
 
 
-# ---- FAT: a rename never replaces a file ----------------------------------
+# ---- a rename that fails, or will not replace a file ----------------------
 
-def test_saves_replace_each_other_on_fat(flash, monkeypatch):
-    fat_rename(monkeypatch)
+def test_a_rename_that_fails_keeps_the_old_save_and_the_boot_finds_the_new(
+        flash, monkeypatch):
+    """The flash refuses the rename (EIO): the error reaches the player
+    ("Not saved"), the save there is left whole, not removed first, and the
+    complete temp file is the newest save at the next boot."""
     savegame.write(0, 0, 1, 1, bytes([112]), 1)
-    savegame.write(0, 0, 1, 1, bytes([112, 113]), 2)
-    assert sorted(os.listdir(flash)) == [savegame.PATH]
+    old = (flash / savegame.PATH).read_bytes()
+    real = os.rename
+
+    def rename(src, dst):
+        raise OSError(errno.EIO, "I/O error")
+    monkeypatch.setattr(savegame.os, "rename", rename)
+    with pytest.raises(OSError) as e:
+        savegame.write(0, 0, 1, 1, bytes([112, 113]), 2)
+    assert savegame.not_saved(e.value) == "Not saved: flash error %d" % errno.EIO
+    assert (flash / savegame.PATH).read_bytes() == old
+    monkeypatch.setattr(savegame.os, "rename", real)    # the next boot
     assert saveread.load()[0].moves == bytes([112, 113])
 
 

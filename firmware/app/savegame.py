@@ -55,16 +55,12 @@ def write(rule, mode, level, human, moves, n):
 
 
 def replace(tmp, path, data):
-    """Write data to tmp, then rename it over path: never a half-written path."""
+    """Write data to tmp, then rename it over path: never a half-written
+    path. MicroPython's littlefs and FAT both rename over a file; a rename
+    that fails leaves path as it was, and the whole tmp for the boot."""
     with open(tmp, "wb") as f:
         f.write(data)
-    try:
-        os.rename(tmp, path)
-    except OSError:
-        # FAT cannot rename over a file; a reader still finds tmp if power
-        # fails between these two steps.
-        remove(path)
-        os.rename(tmp, path)
+    os.rename(tmp, path)
 
 
 def not_saved(e):

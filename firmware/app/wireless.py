@@ -7,7 +7,6 @@ a resync, a new game: atomically), never while nothing happens, so a reset
 or power loss resumes it and the two devices resync without wearing the
 flash.
 """
-import os
 import time
 import match as M
 import savegame
@@ -24,11 +23,9 @@ _CANCEL = (BACK, MENU)
 
 
 def forget():
-    for p in (PATH, _TMP):
-        try:
-            os.remove(p)
-        except OSError:
-            pass
+    # tmp first: left alone, the boot would take it for the newest save
+    savegame.remove(_TMP)
+    savegame.remove(PATH)
 
 
 class Wireless:
