@@ -27,6 +27,7 @@ def run(app):
         app.notes.append(problem)
     for note in app.notes:
         notes.show(app, note)
+    app.notes = None            # shown: not kept for the run
     if saved is not None and offer_resume(app, saved):
         app.rule_name = rule_name(saved.rule)
         return saved
