@@ -276,8 +276,6 @@ class App:
             self.apply(i)
         except ValueError as e:
             self.refuse(self.game, i, e)
-            return False
-        return True
 
     def refuse(self, g, i, e):
         """Why the stone was not placed, short enough for one line."""
@@ -322,7 +320,8 @@ class App:
         self.controls.settle()
 
     def undo(self):
-        """Two players: one move. Vs AI: the AI's reply and your move."""
+        """Two players: one move. Vs AI: back to before your last move (the
+        AI's reply too, if it made one)."""
         g = self.game
         mine = 0
         if self.human:

@@ -220,8 +220,6 @@ class Wireless:
             self.saved = key
         except OSError as e:
             self.warn(savegame.not_saved(e))    # tried again at the next change
-        except ValueError:
-            pass                        # not paired yet: nothing to save
 
     def warn(self, text):
         """Say text in place of the link line until the next key, or until
