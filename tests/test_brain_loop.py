@@ -61,7 +61,9 @@ def test_malformed_board_row_gives_one_error_and_the_loop_stays_in_step():
     (["7,7,1", "x,8,2"], "ERROR expected x,y numbers but got 'x,8'"),
     (["7,7,1", "15,8,2"], "ERROR 15,8 is off the 15x15 board"),
     (["7,7,1", "8,8,x"], "ERROR BOARD line '8,8,x': who is not a number"),
-    (["7,7,1", "8,8,4"], "ERROR BOARD line '8,8,4': who must be 1, 2 or 3"),
+    (["7,7,1", "8,8,4"], "ERROR BOARD line '8,8,4': who must be 1 (own) or 2 (opponent)"),
+    (["7,7,1", "8,8,3"], "ERROR BOARD line '8,8,3': field 3 (continuous game) is not "
+                         "supported: the brain does not play continuous games"),
     (["7,7,2", "7,7,1"], "ERROR BOARD: 7,7 given twice"),
     (["7,7,1", "8,8,1"], "ERROR BOARD with 2 own and 0 opponent stones: "
                          "the brain cannot be the side to move"),
@@ -80,13 +82,12 @@ def test_board_before_start_is_read_to_done():
     assert choose.calls == []
 
 
-def test_board_position_colours_last_move_and_winning_line_markers():
+def test_board_position_colours_and_last_move():
     loop, choose, out = loop_with("START 15", "INFO rule 4", "BOARD", "7,7,2", "8,8,1",
-                                  "6,6,2", "0,0,3", "", "DONE")
+                                  "6,6,2", "", "DONE")
     grid, me, rule, last = choose.calls[0]
     assert (me, rule, last) == (2, 4, (6, 6))   # 2 opponent stones, 1 own: white
     assert grid[7][7] == grid[6][6] == 1 and grid[8][8] == 2
-    assert grid[0][0] == 0                      # who 3 is a marker, not a stone
     assert out == ["OK", "0,0"] and loop.stones[-1] == (0, 0, 1)
 
 

@@ -74,10 +74,10 @@ def test_board_gives_the_position_in_play_order(brain):
     assert xy(brain.read()) == expected_move(0, [(7, 7), (3, 12), (7, 8)])
 
 
-def test_board_any_order_and_winning_line_markers(brain):
+def test_board_any_order(brain):
     assert brain.ask("START 15") == "OK"
     in_order = brain.ask("BOARD", "7,7,1", "1,1,2", "8,8,1", "13,2,2", "DONE")
-    shuffled = brain.ask("BOARD", "13,2,2", "8,8,1", "0,14,3", "1,1,2", "7,7,1", "DONE")
+    shuffled = brain.ask("BOARD", "13,2,2", "8,8,1", "1,1,2", "7,7,1", "DONE")
     assert in_order == shuffled
     assert xy(in_order) == expected_move(0, [(7, 7), (1, 1), (8, 8), (13, 2)])
 
@@ -356,14 +356,20 @@ def as_white(brain, opponent, own):
     return moves
 
 
-def test_a_refused_winning_turn_leaves_the_game_as_it_was(brain):
-    """The opponent's five ends the game: ERROR instead of a move, and the
-    five's stone is not kept (the game is as it was before the TURN)."""
+def test_a_winning_turn_is_kept_and_the_game_stays_over(brain):
+    """The opponent's five ends the game: a legal move, which the manager
+    keeps, so the brain keeps it too and answers ERROR saying who won (no
+    move: there is none to make). Every later TURN, BEGIN and PLAY is
+    refused as the game being over, until TAKEBACK of that five's stone."""
     assert brain.ask("START 15") == "OK"
     moves = as_white(brain, [(0, 0), (1, 0), (2, 0), (3, 0)],
                      [(0, 14), (2, 14), (4, 14), (6, 14)])
-    assert brain.ask("TURN 4,0").startswith("ERROR the game is over")
-    assert brain.ask("TAKEBACK 4,0").startswith("ERROR TAKEBACK 4,0: the last move is 6,14")
+    over = "ERROR the game is over (won by black with 4,0)"
+    assert brain.ask("TURN 4,0") == over
+    for line in ("TURN 7,7", "BEGIN", "PLAY 7,7", "TURN 4,0"):
+        assert brain.ask(line) == over, line
+    assert brain.ask("TAKEBACK 6,14").startswith("ERROR TAKEBACK 6,14: the last move is 4,0")
+    assert brain.ask("TAKEBACK 4,0") == "OK"
     assert xy(brain.ask("TURN 4,1")) == expected_move(0, moves + [(4, 1)])
 
 

@@ -1,7 +1,7 @@
 """Mutation review of the Gomocup brain tools (tools/brainloop.py,
 tools/pbrain.py, tools/arena.py, tools/quickmatch.py): the protocol as
-published (BOARD fields 1 own, 2 opponent, 3 a continuous game's
-winning-line marker; RECTSTART w,h; SWAP2BOARD and BOARD blocks) answered
+published (BOARD fields 1 own, 2 opponent, and 3, a continuous game's,
+refused; RECTSTART w,h; SWAP2BOARD and BOARD blocks) answered
 with one clear ERROR that changes nothing; the arena reads every line end
 the protocol allows; its referee and score table; quickmatch scores an
 illegal move as the arena does."""
@@ -19,8 +19,11 @@ from test_pbrain import expected_move, xy  # noqa: E402
 # ---- tools/brainloop.py: the reference brains' loop ---------------------------
 
 @pytest.mark.parametrize("rows, error", [
-    # the protocol's fields are 1, 2 and 3: a 0 is no stone the brain can place
-    (["7,7,2", "8,8,0"], "ERROR BOARD line '8,8,0': who must be 1, 2 or 3"),
+    # the protocol's fields are 1, 2 and 3 (continuous games only, not
+    # played): a 0 is no stone the brain can place
+    (["7,7,2", "8,8,0"], "ERROR BOARD line '8,8,0': who must be 1 (own) or 2 (opponent)"),
+    (["7,7,2", "8,8,3"], "ERROR BOARD line '8,8,3': field 3 (continuous game) is not "
+                         "supported: the brain does not play continuous games"),
     # two opponent stones more than the brain's: the brain cannot be to move
     (["7,7,2", "8,8,2"], "ERROR BOARD with 0 own and 2 opponent stones: "
                          "the brain cannot be the side to move"),

@@ -13,9 +13,10 @@ or None. A ValueError from it is answered with ERROR.
 
 Commands as tools/pbrain.py takes them (one a line, case-insensitive):
 START 15, RECTSTART 15,15, RESTART, INFO key value, BEGIN, TURN x,y,
-BOARD ... DONE (lines x,y,who: 1 own, 2 opponent, 3 a winning-line marker,
-ignored), TAKEBACK x,y (the last move), PLAY x,y (the brain's move, on
-its turn), ABOUT, END. Malformed or out-of-place input (TURN on the
+BOARD ... DONE (lines x,y,who: 1 own, 2 opponent; 3, a continuous game's
+winning or forbidden stone, is an ERROR: these brains do not play
+continuous games), TAKEBACK x,y (the last move), PLAY x,y (the brain's
+move, on its turn), ABOUT, END. Malformed or out-of-place input (TURN on the
 brain's turn too) gets one `ERROR <reason>` (an unknown command
 `UNKNOWN <word>`) and leaves the position as it was; a BOARD block is read
 to its DONE before anything is answered, so the loop stays in step. INFO
@@ -132,8 +133,9 @@ def info_key(arg):
 
 def board_stones(lines):
     """A BOARD block's lines -> its stones (x, y, 1 own / 2 opponent) in the
-    order given, winning-line markers left out; ProtocolError for a bad line,
-    a point given twice, or counts that do not leave the brain to move."""
+    order given; ProtocolError for a bad line, a point given twice, counts
+    that do not leave the brain to move, or the field 3 of a continuous game
+    (a stone of a winning line, or one renju forbids), which is not played."""
     stones, seen = [], set()
     for ln in lines:
         parts = ln.split(",")
@@ -145,9 +147,10 @@ def board_stones(lines):
         except ValueError:
             raise ProtocolError("BOARD line %r: who is not a number" % ln) from None
         if who == 3:
-            continue
+            raise ProtocolError("BOARD line %r: field 3 (continuous game) is not "
+                                "supported: the brain does not play continuous games" % ln)
         if who not in (1, 2):
-            raise ProtocolError("BOARD line %r: who must be 1, 2 or 3" % ln)
+            raise ProtocolError("BOARD line %r: who must be 1 (own) or 2 (opponent)" % ln)
         if (x, y) in seen:
             raise ProtocolError("BOARD: %d,%d given twice" % (x, y))
         seen.add((x, y))
