@@ -243,3 +243,41 @@ def test_a_long_hold_the_gyro_saw_is_never_taken_as_level(chip):
     assert evs[-1][0] - evs[0][0] > tilt._RELEVEL_MS
     back_to_level(src, t)
     assert run(t, 10000) == []
+
+
+@pytest.mark.parametrize("chip", sorted(CHIPS))
+def test_a_bias_the_calibration_missed_is_taken_in_and_the_cursor_stops(chip):
+    """The device turned slowly and steadily through the calibration (lifted
+    from the table), so its bias is 4 dps off and calibrate() cannot tell:
+    a steady turn is as still as a device at rest to it. Held still after,
+    the device read as turning on and on, and the cursor ran to the edge
+    for good. A rate steady for _DRIFT_MS is taken into the bias: a step or
+    two, then the cursor stops, and the bias is the chip's."""
+    bias = (3000, -4000, 1500)
+    src, t = make(chip, bias)
+    src.set_tilt(4, 0)
+    t.calibrate()
+    src.hold_still()
+    evs = run(t, 20000)
+    start = evs[0][0] if evs else 0
+    assert all(when - start < 3000 for when, _ in evs), evs
+    assert all(abs(a - b) <= 300 for a, b in zip(t.bias, bias)), t.bias
+    # the cursor still answers a tilt, once a gesture
+    src.set_tilt(60, 0)
+    evs = run(t, 250)
+    back_to_level(src, t)
+    assert [e for _, e in evs + run(t, 3000)] == [tilt.RIGHT]
+
+
+@pytest.mark.parametrize("chip", sorted(CHIPS))
+def test_a_slow_tilt_of_the_hand_is_not_taken_for_bias(chip):
+    """A hand tilting the device at 12 dps, steadily for seconds, is a tilt
+    (faster than _DRIFT_MAX): the cursor keeps stepping and the bias stays."""
+    bias = (3000, -4000, 1500)
+    src, t = make(chip, bias)
+    before = list(t.bias)
+    src.set_tilt(12, 0)
+    evs = run(t, 6000)
+    assert t.bias == before
+    late = [e for when, e in evs if when - evs[0][0] > 3000]
+    assert late and all(e == tilt.RIGHT for e in late)

@@ -7,7 +7,9 @@ forward. The rate bias is measured at rest; rates inside a small band count
 as zero so the angle does not drift while the device is still, and inside
 the dead zone the angle settles back to level. Beyond the dead zone the
 cursor steps once at once, then repeats after a pause, faster the longer
-and the further it is tilted.
+and the further it is tilted. A slow rate that holds steady for seconds is
+bias the calibration missed (the device turned while it calibrated), not a
+hand: it is taken into the bias, and the device as level.
 """
 import time
 from micropython import const
@@ -30,6 +32,9 @@ _SETTLE_MS = const(1500)     # time constant of the return to level
 _RELEVEL_MS = const(6000)    # an angle carried over a spell without
                              # polls, held still this long past the dead
                              # zone: level (a turn made unseen)
+_DRIFT_MS = const(3000)      # rates slower than _DRIFT_MAX this long,
+_DRIFT_MAX = const(8000)     # mdps: (a hand's tilt is faster) at a mean
+                             # past _RATE_BAND: bias, not a turn
 
 
 class Tilt:
@@ -51,6 +56,9 @@ class Tilt:
         self._quiet = False         # reset(True): no steps while unseen
         self._last = None
         self._pending = 0
+        # per axis, since its rate was last _DRIFT_MAX or more: ms, and
+        # rate x ms (_drift)
+        self._slow = [0] * 4
 
     def calibrate(self, samples=32, gap_ms=5, tries=3):
         """Average rates at rest; retries while the device is moving."""
@@ -98,6 +106,7 @@ class Tilt:
         self._quiet = quiet
         self._pending = 0
         self._last = None
+        self._slow[0] = self._slow[2] = 0
 
     def poll(self, now):
         """Read the gyro; -> RIGHT/LEFT/UP/DOWN for one cursor step, or 0."""
@@ -120,12 +129,19 @@ class Tilt:
         for a in range(2):
             ax = self._axes[a]
             rate = (raw[ax] - self.bias[ax]) * self._signs[a]
-            if -_RATE_BAND < rate < _RATE_BAND:
-                rate = 0
-            ang = self.angle[a] + rate * dt // 1000
-            if rate == 0 and -_DEAD < ang < _DEAD:
-                ang -= ang * dt // _SETTLE_MS
             bit = 1 << a
+            if self._drift(a, rate, dt):
+                # the angle is the drift's: taken as level, a guess the
+                # relevel rule below undoes if the device was tilted
+                rate = ang = 0
+                self._unseen |= bit
+                self._guessed |= bit
+            else:
+                if -_RATE_BAND < rate < _RATE_BAND:
+                    rate = 0
+                ang = self.angle[a] + rate * dt // 1000
+                if rate == 0 and -_DEAD < ang < _DEAD:
+                    ang -= ang * dt // _SETTLE_MS
             if -_DEAD < ang < _DEAD:
                 if not self._guessed & bit:
                     self._unseen &= ~bit
@@ -152,6 +168,26 @@ class Tilt:
                 else:
                     ev = step
         return ev
+
+    def _drift(self, a, rate, dt):
+        """True when axis a's rate has stayed under _DRIFT_MAX for
+        _DRIFT_MS at a mean past _RATE_BAND: that mean is then taken into
+        the bias (a calibration made while the device turned slowly)."""
+        w = self._slow
+        k = a << 1
+        if not -_DRIFT_MAX < rate < _DRIFT_MAX:
+            w[k] = w[k + 1] = 0         # a hand turning the device
+            return False
+        w[k] += dt
+        w[k + 1] += rate * dt
+        if w[k] < _DRIFT_MS:
+            return False
+        mean = w[k + 1] // w[k]
+        w[k] = w[k + 1] = 0
+        if -_RATE_BAND < mean < _RATE_BAND:
+            return False
+        self.bias[self._axes[a]] += mean * self._signs[a]
+        return True
 
     def _step(self, a, ang, now):
         mag = ang if ang >= 0 else -ang
