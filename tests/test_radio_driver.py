@@ -238,12 +238,11 @@ print(b.send(b"back"), a.recv(), bytes(a.rx[:4]), ma.violations, mb.violations)
     assert out[2] == "True 4 b'back' [] []"
 
 
-def test_no_allocation_per_packet_on_unix_port():
-    # The bus and the chip model are host code and may allocate; so under
-    # heap_lock the driver talks to a stand-in that allocates nothing: a
-    # chip that reports TX_DS and holds one 8-byte payload.
-    code = """
-import micropython, nrf24l01
+# A stand-in bus and chip for the unix port, where the bus and the chip
+# model are host code that may allocate: under heap_lock the driver talks
+# to these, which allocate nothing.
+STUB_CHIP = """
+import gc, micropython, nrf24l01
 class P:
     OUT = 1; IN = 0; PULL_UP = 1
     def __init__(s): s.v = 1
@@ -253,7 +252,9 @@ class P:
         s.v = v
     def __call__(s, v=None): return s.value(v)
 class S:
-    def __init__(s): s.reg = 0; s.aw = 3; s.feat = 0
+    # a chip that reports TX_DS, one retransmission, and holds one payload
+    # of width s.w
+    def __init__(s): s.aw = 3; s.feat = 0; s.w = 8
     def write_readinto(s, tx, rx):
         c = tx[0]
         if c == 0x23: s.aw = tx[1]
@@ -262,13 +263,21 @@ class S:
         if len(rx) > 1:
             if c == 0x03: rx[1] = s.aw
             elif c == 0x1D: rx[1] = s.feat
-            elif c == 0x60: rx[1] = 8
+            elif c == 0x60: rx[1] = s.w
             elif c == 0x17: rx[1] = 0x00
             elif c == 0x08: rx[1] = 0x01
             else: rx[1] = 0
     def write(s, b): pass
     def readinto(s, b, w=0):
         for i in range(len(b)): b[i] = 0x41 + i
+"""
+
+
+def test_no_allocation_per_packet_on_unix_port():
+    # The bus and the chip model are host code and may allocate; so under
+    # heap_lock the driver talks to a stand-in that allocates nothing: a
+    # chip that reports TX_DS and holds one 8-byte payload.
+    code = STUB_CHIP + """
 d = nrf24l01.NRF24L01(S(), P(), P())
 d.open_tx_pipe(b"ABCDE")
 d.start_listening()

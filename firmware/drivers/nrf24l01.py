@@ -14,11 +14,14 @@ Auto-ack with retransmit (SETUP_RETR), 2-byte CRC, 5-byte addresses,
 dynamic payload length (FEATURE.EN_DPL, DYNPD). The original nRF24L01
 ignores FEATURE and DYNPD until the ACTIVATE command, which toggles them on
 and off; the driver sends it only when FEATURE did not take the write (the
-nRF24L01+ has no ACTIVATE). RATE_250K needs the nRF24L01+: the nRF24L01
-refuses it with OSError. At 250 kbps an ACK needs a retransmit delay of
-500 us or more: a shorter ard_us is a ValueError. The chip is powered down
-whenever it is neither listening nor sending (4.5 ms start-up before a send
-from power down). One preallocated buffer each way: no allocation per packet.
+nRF24L01+ has no ACTIVATE). rate and power take the constants below only
+(else ValueError). RATE_250K needs the nRF24L01+: the nRF24L01 refuses it
+with OSError, RF_SETUP left as it was. At 250 kbps an ACK needs a
+retransmit delay of 500 us or more: a shorter ard_us is a ValueError. The
+chip is powered down whenever it is neither listening nor sending (4.5 ms
+start-up before a send from power down). One preallocated buffer each way,
+and a view of it kept for each payload width used (16 widths, both ways
+together): once a width has been seen, its packets allocate nothing.
 
 The IRQ pin is optional: with it, send_done() reads STATUS only once the
 pin has gone low (the chip pulls it low while TX_DS, MAX_RT or RX_DR is set
@@ -86,6 +89,7 @@ _T_SETTLE = const(130)      # us: standby -> RX/TX
 _T_CE_PULSE = const(15)     # us: >= 10 us starts a TX
 _T_POLL = const(50)         # us between two STATUS reads while sending
 _TEST_POLLS = const(400)    # >= 20 ms: check_wires' send takes ~5 ms
+_VIEWS = const(16)          # payload views kept, by width and direction
 
 # check_wires' packet goes to _NOBODY, an address no one listens on (and
 # neither one level shift, 00..FF, nor a run of the 0101 preamble, which the
@@ -113,16 +117,16 @@ class NRF24L01:
         self._tx = bytearray(32)
         self._txaddr = bytearray(5)     # what TX_ADDR and RX_ADDR_P0 hold
         self._txset = False
-        # one view per length, made once: slicing would allocate per packet
-        self._rxv = [memoryview(self.rx)[:n] for n in range(33)]
-        self._txv = [memoryview(self._tx)[:n] for n in range(33)]
+        self._views = {}        # see _view
         self.listening = False
+        self._resume = False    # listening before a send: _idle goes back
         self.powered = False
         self.lost = 0           # packets that reached MAX_RT
         self.retries = 0        # retransmissions (ARC_CNT summed)
         self.dropped = 0        # RX payloads flushed for a bad width
         self._rate = rate
         self._ard = ard_us
+        self._rf_check(rate, power)
         self._check(cs, ce)
         self.set_retries(ard_us, arc)                   # refuses before writing
         self._reg_write(_CONFIG, _EN_CRC | _CRCO)       # 2-byte CRC, down
@@ -216,6 +220,16 @@ class NRF24L01:
     def status(self):
         return self._cmd(_NOP)
 
+    def _view(self, buf, n, key):
+        """buf[:n], a view kept for the first _VIEWS keys (rx: n, tx: -n):
+        slicing allocates, and a program sends a few widths over and over."""
+        v = self._views.get(key)
+        if v is None:
+            v = memoryview(buf)[:n]
+            if len(self._views) < _VIEWS:
+                self._views[key] = v
+        return v
+
     # ---- configuration ----------------------------------------------------
 
     def set_channel(self, ch):
@@ -224,13 +238,25 @@ class NRF24L01:
         self._reg_write(_RF_CH, ch)
 
     def set_rf(self, rate, power):
+        self._rf_check(rate, power)
         self._slow_ack(rate, self._ard)
+        old = self._reg_read(_RF_SETUP)
         self._reg_write(_RF_SETUP, rate | power | _LNA_HCURR)
         if rate == RATE_250K and not self._reg_read(_RF_SETUP) & RATE_250K:
-            # the nRF24L01's RF_SETUP has no such bit: it stays at 1 Mbps
+            # the nRF24L01's RF_SETUP has no such bit: it took 1 Mbps
+            self._reg_write(_RF_SETUP, old)
             raise OSError("NRF24L01: 250 kbps needs an nRF24L01+; this chip "
                           "has 1 and 2 Mbps only")
         self._rate = rate
+
+    def _rf_check(self, rate, power):
+        if rate not in (RATE_250K, RATE_1M, RATE_2M):
+            raise ValueError("NRF24L01 rate must be RATE_250K, RATE_1M or "
+                             "RATE_2M, not %r" % (rate,))
+        if power not in (POWER_M18DBM, POWER_M12DBM, POWER_M6DBM, POWER_0DBM):
+            raise ValueError("NRF24L01 power must be POWER_M18DBM, "
+                             "POWER_M12DBM, POWER_M6DBM or POWER_0DBM, not %r"
+                             % (power,))
 
     def set_retries(self, ard_us, arc):
         if not (250 <= ard_us <= 4000 and 0 <= arc <= 15):
@@ -331,7 +357,7 @@ class NRF24L01:
         self._b1[0] = _R_RX_PAYLOAD
         self.cs(0)
         self.spi.write(self._b1)
-        self.spi.readinto(self._rxv[n], _NOP)
+        self.spi.readinto(self._view(self.rx, n, n), _NOP)
         self.cs(1)
         self._reg_write(_STATUS, _RX_DR)
         return n
@@ -362,7 +388,7 @@ class NRF24L01:
         self._b1[0] = _W_TX_PAYLOAD
         self.cs(0)
         self.spi.write(self._b1)
-        self.spi.write(self._txv[n])
+        self.spi.write(self._view(self._tx, n, -n))
         self.cs(1)
         self.ce(1)
         time.sleep_us(_T_CE_PULSE)
@@ -411,11 +437,10 @@ class NRF24L01:
         self._power_up(False)
         self._reg_write(_STATUS, _RX_DR | _TX_DS | _MAX_RT)
         self._cmd(_FLUSH_TX)
-        self._tx[0] = 0
         self._b1[0] = _W_TX_PAYLOAD
         self.cs(0)
         self.spi.write(self._b1)
-        self.spi.write(self._txv[1])
+        self.spi.write(b"\x00")
         self.cs(1)
         # CE held high, not pulsed: TX starts once the oscillator is up even
         # if that takes longer than 4.5 ms; MAX_RT (or an empty FIFO after
