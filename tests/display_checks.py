@@ -20,6 +20,13 @@ DC = 8
 RST = 12
 BL = 13
 
+# the bus's write clock, within each datasheet's serial write cycle as the
+# boards set it: ST7789 >= 16 ns (40 MHz, boards/board_pico_lcd13.py),
+# ILI9341 >= 100 ns (10 MHz, boards/board_esp32_ili9341.py); the driver
+# reads the ID at READ_HZ (read cycle >= 150 ns on both) and sets it back
+WRITE_HZ = {"st7789": 40000000, "ili9341": 10000000}
+READ_HZ = 4000000
+
 COLORS = (0x0000, 0xF800, 0x001F, 0x07E0, 0xFFE0, 0xF81F, 0x07FF, 0x8410,
           0xFD20, 0x4A69, 0xFFFF)
 
@@ -87,12 +94,13 @@ def board(chip, width, height, x_offset, y_offset, mount, rst=RST):
 
 def driver(chip, w, h, rotation, x_offset=0, y_offset=0, check_id=False,
            rst=True):
-    spi = machine.SPI(BUS, baudrate=40000000)
+    hz = WRITE_HZ[chip]
+    spi = machine.SPI(BUS, baudrate=hz)
     cls = st7789.ST7789 if chip == "st7789" else ili9341.ILI9341
     return cls(spi, machine.Pin(CS), machine.Pin(DC),
                rst=machine.Pin(RST) if rst else None, bl=machine.Pin(BL),
                width=w, height=h, rotation=rotation, x_offset=x_offset,
-               y_offset=y_offset, check_id=check_id)
+               y_offset=y_offset, check_id=check_id, baudrate=hz)
 
 
 def expect(cond, msg):

@@ -108,7 +108,7 @@ def test_blit_from_a_longer_buffer_draws_only_its_w_by_h_pixels():
 # ---- construction ---------------------------------------------------------------
 def make(chip, w, h, rotation, **kw):
     """The chip's driver on the display_checks bus, with extra arguments."""
-    spi = machine.SPI(dc.BUS, baudrate=40000000)
+    spi = machine.SPI(dc.BUS, baudrate=dc.WRITE_HZ[chip])
     cls = dc.st7789.ST7789 if chip == "st7789" else dc.ili9341.ILI9341
     return cls(spi, machine.Pin(dc.CS), machine.Pin(dc.DC),
                rst=machine.Pin(dc.RST), bl=machine.Pin(dc.BL), width=w,
@@ -162,12 +162,74 @@ def test_from_board_reads_the_id_over_its_miso_pin_at_4_mhz(monkeypatch):
 
 
 
-def test_id_read_without_a_given_baudrate_leaves_the_bus_clock():
-    # without `baudrate` the driver cannot restore the clock, so it must not
-    # change it: drawing stays at the bus's 40 MHz
-    dc.board("st7789", 240, 240, 0, 0, 0)
-    d = dc.driver("st7789", 240, 240, 0, check_id=True)
-    assert d.spi.baudrate == 40000000
+@pytest.mark.parametrize("rst", [True, False], ids=["RST", "SWRESET"])
+@pytest.mark.parametrize("chip", ["st7789", "ili9341"])
+def test_an_id_check_without_the_bus_baudrate_is_refused_before_any_read(
+        chip, rst):
+    # the ID read runs at 4 MHz, then the bus goes back to `baudrate`:
+    # without it the driver would read at the write clock (40 MHz on the
+    # ST7789, 10 MHz on the ILI9341: both above the serial read cycle's
+    # 6.67 MHz) and trust what came back. The refusal comes from the read
+    # itself, after the reset (RST, or SWRESET without it): no read
+    # command, no byte read, no clock change
+    w, h, rot = (240, 240, 0) if chip == "st7789" else (320, 240, 90)
+    hz = dc.WRITE_HZ[chip]
+    m = dc.board(chip, 240, 240 if chip == "st7789" else 320, 0, 0, 0,
+                 rst=dc.RST if rst else None)
+    seen = []
+
+    class Spy(machine.SPI):
+        def write(self, buf):
+            seen.append(("write", machine.pin_level(dc.DC), bytes(buf),
+                         self.baudrate))
+            super().write(buf)
+
+        def read(self, nbytes, write=0):
+            seen.append(("read", nbytes, self.baudrate))
+            return super().read(nbytes, write)
+
+        def readinto(self, buf, write=0):
+            seen.append(("read", len(buf), self.baudrate))
+            super().readinto(buf, write)
+
+        def write_readinto(self, write_buf, read_buf):
+            seen.append(("read", len(read_buf), self.baudrate))
+            super().write_readinto(write_buf, read_buf)
+
+        def init(self, baudrate=1000000, *args, **kw):
+            seen.append(("init", baudrate))
+            super().init(baudrate, *args, **kw)
+
+    spi = Spy(dc.BUS, baudrate=hz)
+    del seen[:]
+    cls = dc.st7789.ST7789 if chip == "st7789" else dc.ili9341.ILI9341
+    with pytest.raises(ValueError) as e:
+        cls(spi, machine.Pin(dc.CS), machine.Pin(dc.DC),
+            rst=machine.Pin(dc.RST) if rst else None, bl=machine.Pin(dc.BL),
+            width=w, height=h, rotation=rot, check_id=True)
+    assert str(e.value) == "%s: an ID read needs baudrate=" % chip.upper()
+    # at most the reset went out (RST pulsed, or SWRESET, 01h, at the write
+    # clock): no read command, no byte read, the clock never changed
+    assert all(x == ("write", 0, b"\x01", hz) for x in seen), seen
+    assert m.commands == len(seen) <= (0 if rst else 1)
+    assert spi.baudrate == hz and m.errors == []
+
+
+@pytest.mark.parametrize("chip", ["st7789", "ili9341"])
+def test_check_id_called_later_without_the_bus_baudrate_reads_nothing(
+        chip, monkeypatch):
+    w, h, rot = (240, 240, 0) if chip == "st7789" else (320, 240, 90)
+    m = dc.board(chip, 240, 240 if chip == "st7789" else 320, 0, 0, 0)
+    d = make(chip, w, h, rot)
+    reads = []
+    monkeypatch.setattr(d.spi, "readinto",
+                        lambda buf, write=0: reads.append(len(buf)))
+    n = m.commands
+    with pytest.raises(ValueError, match="^%s: an ID read needs baudrate=$"
+                       % chip.upper()):
+        d.check_id()
+    assert reads == [] and m.commands == n
+    assert d.spi.baudrate == dc.WRITE_HZ[chip] and m.errors == []
 
 
 def test_st7789_id_read_ignores_the_dummy_clock_and_the_bits_after_it():
@@ -219,6 +281,8 @@ def test_sleep_in_blanks_the_glass_and_keeps_the_memory(host):
     h.window(0, 0, 0, 0)
     h.cmd(dcs.RAMWR, pixels(0xF800))
     assert h.m.glass_pixel(0, 0) == 0xF800
+    # boot's SLPOUT was 120 ms before this SLPIN, and SLPOUT waits 120 ms
+    # after it: the datasheets' SLPIN/SLPOUT spacing (errors stay empty)
     h.cmd(dcs.SLPIN, wait_ms=120)
     assert h.m.glass_pixel(0, 0) == 0 and h.m.display_on
     assert h.read(dcs.RDDPM, 1)[0] == 0x0C

@@ -6,8 +6,9 @@ the upright portrait view therefore sets MX.
                   rotation=90, x_offset=0, y_offset=0, check_id=False,
                   invert=None, baudrate=None)
 
-`baudrate` (the bus's clock) lets the ID read run at 4 MHz: the datasheet's
-serial read cycle is >= 150 ns.
+check_id needs `baudrate`, the bus's clock (else ValueError): the ID read
+runs at 4 MHz (the datasheet's serial read cycle is >= 150 ns), then the bus
+is set back to it.
 
 Presence: with MISO wired (check_id=True) RDDPM (0Ah) must read 08h, the
 power mode a reset leaves (normal mode, sleep in, display off), else OSError

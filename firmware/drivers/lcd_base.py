@@ -4,7 +4,8 @@ Draws straight into the controller's RAM through CASET/RASET/RAMWR windows,
 big-endian RGB565, from one preallocated 1024-byte line buffer (512 pixels)
 and a few cached views of it, so steady drawing allocates nothing; there is
 no framebuffer. Subclasses give the chip's name, RAM size, MADCTL
-per rotation, ID check and init extras.
+per rotation and ID check. The ID
+check reads at 4 MHz and needs the bus's own `baudrate` to restore after.
 
 It draws what the game draws: filled rectangles and lines, images (blit)
 and text. Each method is code in the heap, so there is no pixel, outline
@@ -35,11 +36,10 @@ _RAMWR = const(0x2C)
 _MADCTL = const(0x36)
 _COLMOD = const(0x3A)
 
-# MADCTL bits
-MY = const(0x80)
-MX = const(0x40)
-MV = const(0x20)
-BGR = const(0x08)
+# MADCTL bits (ROTATIONS in st7789 and ili9341 are made of them, and BGR 0x08)
+_MY = const(0x80)
+_MX = const(0x40)
+_MV = const(0x20)
 
 _COLMOD_16BIT = const(0x55)     # 65K colours, 16 bits a pixel
 _BUF_PIXELS = const(512)
@@ -62,16 +62,16 @@ class LCD:
                              % (self.NAME, rotation))
         madctl = self.ROTATIONS[rotation]
         # the glass in RAM, in native orientation
-        gw, gh = (height, width) if madctl & MV else (width, height)
+        gw, gh = (height, width) if madctl & _MV else (width, height)
         if (width <= 0 or height <= 0 or x_offset < 0 or y_offset < 0
                 or x_offset + gw > self.RAM_W or y_offset + gh > self.RAM_H):
             raise ValueError(
                 "%s: %dx%d at rotation %d, offset (%d,%d) does not fit its "
                 "%dx%d RAM" % (self.NAME, width, height, rotation, x_offset,
                                y_offset, self.RAM_W, self.RAM_H))
-        col0 = self.RAM_W - x_offset - gw if madctl & MX else x_offset
-        row0 = self.RAM_H - y_offset - gh if madctl & MY else y_offset
-        if madctl & MV:
+        col0 = self.RAM_W - x_offset - gw if madctl & _MX else x_offset
+        row0 = self.RAM_H - y_offset - gh if madctl & _MY else y_offset
+        if madctl & _MV:
             col0, row0 = row0, col0
         self._xo = col0     # added to x for CASET
         self._yo = row0     # added to y for RASET
@@ -118,11 +118,12 @@ class LCD:
         self.cs(1)
 
     def read_cmd(self, cmd, buf):
-        """Send a read command and clock len(buf) bytes back (needs MISO);
-        at 4 MHz when the bus's own `baudrate` was given (reads are slower
-        than writes on both controllers)."""
-        if self._baud:
-            self.spi.init(baudrate=_READ_HZ)
+        """Send a read command and clock len(buf) bytes back (needs MISO)
+        at 4 MHz (reads are slower than writes on both controllers), then
+        set the bus's own `baudrate` again: without it, ValueError."""
+        if not self._baud:
+            raise ValueError(self.NAME + ": an ID read needs baudrate=")
+        self.spi.init(baudrate=_READ_HZ)
         self._cmd[0] = cmd
         self.cs(0)
         self.dc(0)
@@ -130,8 +131,7 @@ class LCD:
         self.dc(1)
         self.spi.readinto(buf)
         self.cs(1)
-        if self._baud:
-            self.spi.init(baudrate=self._baud)
+        self.spi.init(baudrate=self._baud)
 
     def _param16(self, cmd, a, b):
         p = self._par
@@ -177,9 +177,6 @@ class LCD:
                       "expected %s" % (self.NAME, self.spi, self.cs, self.dc,
                                        what, got, want))
 
-    def init_extra(self):
-        """Chip-specific commands between SLPOUT and DISPON."""
-
     def init(self):
         self.write_cmd(_SLPOUT)
         time.sleep_ms(120)
@@ -189,7 +186,6 @@ class LCD:
         p[0] = self._madctl
         self.write_cmd(_MADCTL, self._par1)
         self.write_cmd(_INVON if self._invert else _INVOFF)
-        self.init_extra()
         self.write_cmd(_NORON)
         self.fill(0)        # RAM powers up with noise
         self.write_cmd(_DISPON)
@@ -347,10 +343,12 @@ def from_board(cfg):
     # control pins after the bus: on rp2 a pin the SPI claimed by default
     # (GPIO8, SPI1's MISO, is the Pico-LCD-1.3's DC) becomes a GPIO again
 
-    def pin(name):
+    def pin(name, **kw):
         n = cfg.get(name)
-        return None if n is None else Pin(n, Pin.OUT)
-    return cls(spi, pin("cs"), pin("dc"), rst=pin("rst"), bl=pin("bl"),
+        return None if n is None else Pin(n, Pin.OUT, **kw)
+    # CS and RST start high: low, they would select or reset the panel
+    return cls(spi, pin("cs", value=1), pin("dc"), rst=pin("rst", value=1),
+               bl=pin("bl"),
                width=cfg["width"], height=cfg["height"],
                rotation=cfg.get("rotation", 0),
                x_offset=cfg.get("x_offset", 0),

@@ -8,9 +8,11 @@ the Waveshare Pico-LCD-1.3.
 (lcd_base.from_board(board.LCD) builds it from a board's LCD dict.)
 
 Presence: with MISO wired (check_id=True) RDDID (04h) must read the ST7789V's
-ID 85 85 52, else OSError. Without MISO (the Pico-LCD-1.3 has none) nothing
-on a write-only bus can tell a missing panel from a present one: the screen
-simply stays dark; the geometry is still checked (ValueError).
+ID 85 85 52, else OSError; the read runs at 4 MHz, so check_id needs
+`baudrate`, the bus's clock to set back (else ValueError). Without MISO (the
+Pico-LCD-1.3 has none) nothing on a write-only bus can tell a missing panel
+from a present one: the screen simply stays dark; the geometry is still
+checked (ValueError).
 """
 from micropython import const
 import lcd_base
@@ -30,7 +32,7 @@ class ST7789(lcd_base.LCD):
 
     def check_id(self):
         # serial read of RDDID: one dummy clock, then 24 ID bits
-        buf = bytearray(4)
+        buf = self._par
         self.read_cmd(_RDDID, buf)
         got = ((buf[0] << 24 | buf[1] << 16 | buf[2] << 8 | buf[3]) >> 7) \
             & 0xFFFFFF

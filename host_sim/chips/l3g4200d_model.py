@@ -18,8 +18,17 @@ What the datasheet defines and this model does:
   self-clears.
 - OUT_X_L..OUT_Z_H (0x28..0x2D): 16-bit two's complement, a new sample
   every 1/ODR after power-on (after a change of DR, at the new ODR from
-  then on); STATUS_REG (0x27) XDA/YDA/ZDA/ZYXDA and the overrun bits,
-  cleared when the data are read.
+  then on); STATUS_REG (0x27) XDA/YDA/ZDA/ZYXDA and the overrun bits
+  XOR/YOR/ZOR/ZYXOR, set by each new sample of an enabled axis (overrun:
+  the axis's data were not read before it).
+- When those bits clear is the model's assumption, not the datasheet's: it
+  defines the bits ("a new data for the X-axis is available", ...) but not
+  what clears them. The model clears an axis's XDA/YDA/ZDA and its overrun
+  bit when that axis's high byte (OUT_X_H, OUT_Y_H, OUT_Z_H; with BLE=1 the
+  byte at the lower address) is read, as ST's AN3393 read sequence implies
+  (poll STATUS_REG, then read OUT_X_L..OUT_Z_H); ZYXDA and ZYXOR follow
+  (ZYXDA set only while all three axes have unread data, ZYXOR while any
+  axis overran). Reading only a low byte clears nothing.
 - Read-only registers ignore writes; writes to reserved addresses (the
   datasheet forbids them) are ignored too. Both are noted in `errors`.
 Not modelled: FIFO (FIFO_SRC reads "empty"), interrupts, high-pass filter,

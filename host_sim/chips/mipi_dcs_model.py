@@ -18,8 +18,19 @@ part of it the glass covers:
 - hardware reset (RST low >= 10 us) restores the register defaults, and
   SWRESET all but MADCTL and COLMOD ("S/W Reset: No change" in the
   datasheets' default tables; the window's ends then follow MADCTL's MV);
-  commands within 5 ms of either are ignored and noted in `errors`;
+  commands within 5 ms of either are ignored and noted in `errors`, within
+  120 ms of a hardware reset applied in Sleep Out (the datasheets' reset
+  timing: 5 ms when reset in Sleep In, 120 ms in Sleep Out);
   SLPOUT needs 120 ms after a reset, and 5 ms before the next command;
+- SLPIN and SLPOUT each need 120 ms after the other (the datasheets'
+  SLPIN/SLPOUT restrictions: 120 ms after a SLPOUT that woke the chip
+  before SLPIN, 120 ms after a SLPIN that put it to sleep before SLPOUT):
+  noted in `errors`; what the chip then does the datasheets do not say, so
+  the model carries the command out;
+- the SPI clock, told by the machine shim's `spi_clock` hook: a transfer
+  faster than the chip's serial write cycle (WRITE_CYCLE_NS), or, when the
+  host keeps the bytes a read command clocks out, its read cycle
+  (READ_CYCLE_NS), is noted in `errors` (each rate once per kind);
 - CASET/RASET set the window (SC..EC, SP..EP; SC > EC is refused), RAMWR
   starts at (SC, SP), RAMWRC continues; the pointer runs along the column,
   then the next page, and wraps to (SC, SP) after (EC, EP);
@@ -80,6 +91,8 @@ BGR = 0x08
 _RESET_PULSE_US = 10
 _BUSY_US = 5000          # after reset, SWRESET, SLPIN, SLPOUT
 _SLPOUT_AFTER_US = 120000
+_SLEEP_OUT_RESET_US = 120000     # a hardware reset applied in Sleep Out
+_SLEEP_TOGGLE_US = 120000        # SLPIN <-> SLPOUT
 _MAX_ERRORS = 100
 
 # commands every DCS controller here accepts without a visible effect
@@ -110,6 +123,8 @@ class DcsPanel:
     GLASS_BGR = False       # glass sub-pixels in B, G, R order
     GLASS_IPS = False       # normally-black IPS: needs INVON
     VENDOR = ()             # chip-specific commands: accepted, no effect here
+    WRITE_CYCLE_NS = None   # serial clock cycle (write), min; None: unchecked
+    READ_CYCLE_NS = None    # serial clock cycle (read), min
 
     def __init__(self, dc, rst=None, bl=None, width=240, height=240,
                  x_offset=0, y_offset=0, mount=0):
@@ -139,6 +154,10 @@ class DcsPanel:
         self.pixels_written = 0
         self.version = 0        # bumps on every visible change
         self._rst_low_at = None
+        self._rst_awake = False     # in Sleep Out when RST went low
+        self._hz = None             # SCK of the transfer under way
+        self._reads = False         # the host keeps what it clocks in
+        self._hz_noted = []
         self._selected = False
         self._unreset_noted = False
         self._power_on()
@@ -181,6 +200,8 @@ class DcsPanel:
         self._reading = None
         self._busy_until = now + _BUSY_US
         self._slpout_ok_at = now + _SLPOUT_AFTER_US
+        self._woke_at = None        # SLPOUT that woke the chip
+        self._slept_at = None       # SLPIN that put it to sleep
         self.version += 1
 
     def _extent(self):
@@ -199,6 +220,7 @@ class DcsPanel:
         now = sim_clock.now_us()
         if level == 0:
             self._rst_low_at = now
+            self._rst_awake = not self.sleeping
             self.version += 1
             return
         if self._rst_low_at is None:
@@ -209,12 +231,39 @@ class DcsPanel:
             self._error("RST pulse of %d us ignored (needs >= 10 us)" % width)
             self.version += 1
             return
+        awake = self._rst_awake
         self._defaults(now, "RST")
+        if awake:
+            self._busy_until = now + _SLEEP_OUT_RESET_US
 
     def in_reset(self):
         return self._rst_low_at is not None
 
     # ---- SPI ------------------------------------------------------------------
+    def spi_clock(self, hz, reads):
+        """The machine shim's hook: the SCK rate of the transfer that
+        follows, and whether the host keeps the bytes clocked in."""
+        self._hz = hz
+        self._reads = reads
+
+    def _check_clock(self, reading):
+        hz = self._hz
+        self._hz = None
+        if hz is None:
+            return
+        if reading and self._reads:
+            kind, ns = "read", self.READ_CYCLE_NS
+        else:
+            kind, ns = "write", self.WRITE_CYCLE_NS
+        if ns is None or hz <= 1000000000 // ns:
+            return
+        key = (kind, hz)
+        if key in self._hz_noted:
+            return
+        self._hz_noted.append(key)
+        self._error("SPI clock %d Hz: a %d ns cycle, under the serial %s "
+                    "cycle's %d ns minimum" % (hz, 1000000000 // hz, kind, ns))
+
     def spi_select(self):
         self._selected = True
 
@@ -228,7 +277,10 @@ class DcsPanel:
 
     def spi_transfer(self, tx):
         if self.in_reset():
+            self._hz = None
             return None
+        self._check_clock(self._reading is not None and
+                          machine.pin_level(self.dc) == 1)
         if machine.pin_level(self.dc) == 0:
             for b in tx:
                 self._command(b)
@@ -249,7 +301,8 @@ class DcsPanel:
         now = sim_clock.now_us()
         if now < self._busy_until:
             self._error("command %02x %d us too early (the chip is busy for 5 "
-                        "ms after reset, SLPIN and SLPOUT): ignored"
+                        "ms after reset, SLPIN and SLPOUT, 120 ms after a "
+                        "hardware reset in Sleep Out): ignored"
                         % (b, self._busy_until - now))
             self._cmd = None
             return
@@ -271,9 +324,21 @@ class DcsPanel:
                 self._error("SLPOUT %d us after reset (needs 120 ms): ignored"
                             % (now - self._slpout_ok_at + _SLPOUT_AFTER_US))
                 return
+            if self.sleeping:
+                if (self._slept_at is not None
+                        and now - self._slept_at < _SLEEP_TOGGLE_US):
+                    self._error("SLPOUT %d us after SLPIN (needs 120 ms)"
+                                % (now - self._slept_at))
+                self._woke_at = now
             self.sleeping = False
             self._busy_until = now + _BUSY_US
         elif b == SLPIN:
+            if not self.sleeping:
+                if (self._woke_at is not None
+                        and now - self._woke_at < _SLEEP_TOGGLE_US):
+                    self._error("SLPIN %d us after SLPOUT (needs 120 ms)"
+                                % (now - self._woke_at))
+                self._slept_at = now
             self.sleeping = True
             self._busy_until = now + _BUSY_US
         elif b == DISPON:

@@ -46,7 +46,10 @@ with the same address width and CRC, on an enabled pipe's address.
 
 `violations` lists things the datasheet forbids that a driver did (e.g. a
 CE pulse shorter than 10 us, TX before the oscillator started, a register
-other than STATUS written in RX mode); tests assert it stays empty.
+other than STATUS written in RX mode, an SPI clock above the part's
+maximum: 10 Mbps on the nRF24L01+, 8 Mbps on the nRF24L01, told by the
+machine shim's `spi_clock` hook; each rate noted once); tests assert it
+stays empty.
 MicroPython-compatible (runs on the unix port).
 """
 import sim_clock
@@ -120,6 +123,11 @@ _MASK_V2[RF_SETUP] = 0x1F
 _RESET_V2 = dict(_RESET)
 _RESET_V2[RF_SETUP] = 0x0F
 
+# SPI clock: "0-10Mbps 4-wire SPI" (nRF24L01+ Product Specification v1.0,
+# 8.1; 8.2: "a maximum data rate of 10Mbps"); "0-8Mbps 4-wire SPI serial
+# interface" (nRF24L01 Product Specification v2.0, 8.1, as drivers quote it)
+SPI_HZ_MAX_PLUS = 10000000
+SPI_HZ_MAX_V2 = 8000000
 T_PD2STBY = 1500     # us, power down -> standby (crystal Ls < 30 mH)
 T_SETTLE = 130       # us, standby -> TX or RX
 T_CE_PULSE = 10      # us, minimum CE high to start a TX
@@ -184,6 +192,8 @@ class NRF24L01Model:
         self.ce_pin = ce_pin
         self.irq_pin = irq_pin
         self.violations = []
+        self.spi_hz_max = SPI_HZ_MAX_PLUS if plus else SPI_HZ_MAX_V2
+        self._hz_noted = []     # SPI rates already noted as too fast
         self.medium = None
         self.sent = 0           # counters for benchmarks and tests
         self.received = 0
@@ -337,6 +347,16 @@ class NRF24L01Model:
             self._end_command()
         self._cs = False
         self._cmd = None
+
+    def spi_clock(self, hz, reads):
+        """The bus's SCK for the transfer that follows (machine shim hook):
+        above the part's maximum, in either direction, is a violation."""
+        if hz > self.spi_hz_max and hz not in self._hz_noted:
+            self._hz_noted.append(hz)
+            self.violations.append(
+                "SPI clock %d Hz above the %s's %d Mbps" % (
+                    hz, "nRF24L01+" if self.plus else "nRF24L01",
+                    self.spi_hz_max // 1000000))
 
     def spi_transfer(self, tx):
         out = bytearray(len(tx))

@@ -10,7 +10,11 @@ to a PCB:
 
 An SPI model implements `spi_select()`, `spi_deselect()` (its CS pin went low
 or high) and `spi_transfer(tx) -> rx` (bytes in, the same number of bytes out;
-the model reads other pins, e.g. DC, with `pin_level`). An I2C model
+the model reads other pins, e.g. DC, with `pin_level`). A model that cares
+about the clock (a datasheet's maximum SCK) may also implement
+`spi_clock(hz, reads)`: called before each of its transfers with the bus's
+rate and whether the host keeps the bytes clocked in (SPI.read, readinto,
+write_readinto) or drops them (SPI.write). An I2C model
 implements `i2c_write(data)` (the bytes after the address of one write, the
 register pointer first, as the datasheets frame it) and `i2c_read(n)`.
 
@@ -36,7 +40,7 @@ _pulls = {}         # pin id -> Pin.PULL_UP / PULL_DOWN
 _modes = {}         # pin id -> Pin.IN / OUT / OPEN_DRAIN
 _watchers = {}      # pin id -> [callback(level)]
 _irqs = {}          # pin id -> (handler, trigger, pin object)
-_spi_devices = {}   # bus id -> [[cs pin, model, name, dc pin]]
+_spi_devices = {}   # bus id -> [[cs pin, model, name, dc pin, clock hook]]
 _cs_watchers = {}   # (bus id, cs pin) -> its chip's CS watcher
 _i2c_devices = {}   # bus id -> {addr: (model, name)}
 _objects = {}       # (class, pin or bus id) -> its one Pin, SPI or I2C
@@ -210,7 +214,8 @@ class Pin:
 
 def attach_spi(bus_id, cs_pin, model, name, dc=None):
     devices = _spi_devices.setdefault(bus_id, [])
-    devices.append([cs_pin, model, name, dc])
+    devices.append([cs_pin, model, name, dc,
+                    getattr(model, "spi_clock", None)])
 
     def on_cs(level):
         if level:
@@ -267,10 +272,12 @@ class SPI:
     def deinit(self):
         pass
 
-    def _xfer(self, tx):
+    def _xfer(self, tx, reads=True):
         rx = None
-        for cs, model, name, dc in _spi_devices.get(self.id, ()):
+        for cs, model, name, dc, clock in _spi_devices.get(self.id, ()):
             if pin_level(cs) == 0:
+                if clock is not None:
+                    clock(self.baudrate, reads)
                 out = model.spi_transfer(bytes(tx))
                 if out is not None and rx is None:
                     rx = bytes(out)
@@ -305,7 +312,7 @@ class SPI:
         _trace(rec)
 
     def write(self, buf):
-        self._xfer(buf)
+        self._xfer(buf, False)
 
     def read(self, nbytes, write=0):
         return self._xfer(bytes([write]) * nbytes)
