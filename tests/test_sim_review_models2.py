@@ -16,29 +16,21 @@ import ili9341_model  # noqa: E402
 import nrf24l01_model as N  # noqa: E402
 import l3g4200d_model as L  # noqa: E402
 import test_display_models  # noqa: E402
+import test_sim_review_shims  # noqa: E402
 import tilt_model  # noqa: E402
 
 CS, DC, RST, BL = 9, 8, 12, 13
 
 
 # ---- the shim's clock hook ---------------------------------------------------
-class Listener:
+class Listener(test_sim_review_shims.Loopback):
     """An SPI chip that keeps what the shim tells it about the clock."""
 
     def __init__(self):
         self.clocks = []
 
-    def spi_select(self):
-        pass
-
-    def spi_deselect(self):
-        pass
-
     def spi_clock(self, hz, reads):
         self.clocks.append((hz, reads))
-
-    def spi_transfer(self, tx):
-        return bytes(len(tx))
 
 
 def test_shim_tells_the_model_the_rate_and_direction_of_each_transfer():
