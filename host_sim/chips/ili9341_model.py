@@ -32,8 +32,7 @@ class ILI9341Model(dcs.DcsPanel):
               0xF6, 0xF7)
     # serial interface timing: twc (serial clock cycle, write) >= 100 ns,
     # trc (read) >= 150 ns, i.e. 10 MHz and 6.67 MHz (ILI9341 datasheet
-    # V1.11, 4-line serial interface characteristics; as quoted in
-    # eevblog.com/forum/microcontrollers/ili9341-lcd-driver-max-spi-clock-speed)
+    # V1.11, the serial interface's AC characteristics)
     WRITE_CYCLE_NS = 100
     READ_CYCLE_NS = 150
 

@@ -21,8 +21,8 @@ class ST7789Model(dcs.DcsPanel):
     VENDOR = (0xB0, 0xB1, 0xB2, 0xB3, 0xB7, 0xBA, 0xBB, 0xC0, 0xC2, 0xC3,
               0xC4, 0xC6, 0xD0, 0xE0, 0xE1, 0xE4, 0xE7, 0xE8, 0xE9)
     # serial interface timing: TSCYCW (serial clock cycle, write) >= 16 ns,
-    # TSCYCR (read) >= 150 ns (ST7789VW datasheet p.44, as quoted in
-    # github.com/pimoroni/pimoroni-pico/pull/218 and slint-ui/slint#1115)
+    # TSCYCR (read) >= 150 ns (ST7789VW datasheet, p.44, the serial
+    # interface's AC characteristics)
     WRITE_CYCLE_NS = 16
     READ_CYCLE_NS = 150
 
