@@ -203,25 +203,21 @@ def test_st7789_writes_at_40_mhz_like_the_boards_are_fine_ili9341_not():
 
 # ---- SLPIN / SLPOUT spacing ----------------------------------------------------
 @pytest.mark.parametrize("chip", sorted(LCDS))
-def test_slpin_within_120_ms_of_slpout_is_noted(chip):
+@pytest.mark.parametrize("first, second, said", [
+    (dcs.SLPOUT, dcs.SLPIN, ("SLPIN", "after SLPOUT (needs 120 ms)")),
+    (dcs.SLPIN, dcs.SLPOUT, ("SLPOUT 119000 us after SLPIN (needs 120 ms)",)),
+], ids=["slpin-after-slpout", "slpout-after-slpin"])
+def test_sleep_in_and_out_within_120_ms_of_each_other_are_noted(
+        chip, first, second, said):
     h = LCDS[chip]()
-    h.hw_reset()
-    h.cmd(dcs.SLPOUT, wait_ms=119)
-    h.cmd(dcs.SLPIN)
-    assert len(h.m.errors) == 1 and "SLPIN" in h.m.errors[0]
-    assert "after SLPOUT (needs 120 ms)" in h.m.errors[0]
-    assert h.m.sleeping
-
-
-@pytest.mark.parametrize("chip", sorted(LCDS))
-def test_slpout_within_120_ms_of_slpin_is_noted(chip):
-    h = LCDS[chip]()
-    h.boot()
-    h.cmd(dcs.SLPIN, wait_ms=119)
-    h.cmd(dcs.SLPOUT)
-    assert len(h.m.errors) == 1
-    assert "SLPOUT 119000 us after SLPIN (needs 120 ms)" in h.m.errors[0]
-    assert not h.m.sleeping
+    if first == dcs.SLPOUT:
+        h.hw_reset()            # asleep: SLPOUT wakes it
+    else:
+        h.boot()                # awake: SLPIN puts it to sleep
+    h.cmd(first, wait_ms=119)
+    h.cmd(second)
+    assert len(h.m.errors) == 1 and all(s in h.m.errors[0] for s in said)
+    assert h.m.sleeping == (second == dcs.SLPIN)
 
 
 @pytest.mark.parametrize("chip", sorted(LCDS))
