@@ -3,9 +3,9 @@
 Draws straight into the controller's RAM through CASET/RASET/RAMWR windows,
 big-endian RGB565, from one preallocated 1024-byte line buffer (512 pixels)
 and a few cached views of it, so steady drawing allocates nothing; there is
-no framebuffer. Subclasses give the chip's name, RAM size, MADCTL
-per rotation and ID check. The ID
-check reads at 4 MHz and needs the bus's own `baudrate` to restore after.
+no framebuffer. Subclasses give the chip's name, RAM size, MADCTL per
+rotation and ID check. The ID check reads at 4 MHz and needs the bus's own
+`baudrate` to restore after.
 
 It draws what the game draws: filled rectangles and lines, images (blit)
 and text. Each method is code in the heap, so there is no pixel, outline
