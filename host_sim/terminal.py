@@ -73,35 +73,26 @@ def half_blocks(rgb, w, h):
     return ansi(cells(rgb, w, h))
 
 
-_GLYPHS = None
-_LEADS = None
+_FONT = None
 
 
-def _glyphs():
-    """5 column bytes of a glyph (bit 0 the top row) -> its character."""
-    global _GLYPHS
-    if _GLYPHS is None:
+def _font():
+    """The firmware's font for reading: {5 column bytes of a glyph (bit 0
+    the top row): its character}, the same bytes as little-endian numbers,
+    and the fewest ink pixels two glyphs can have."""
+    global _FONT
+    if _FONT is None:
+        import numpy as np
         import font5x7 as f
-        _GLYPHS = {}
+        glyphs = {}
         for c in range(f.FIRST + 1, f.LAST + 1):     # a space has no ink
             k = 5 * (c - f.FIRST)
-            _GLYPHS[bytes(f.GLYPHS[k:k + 5])] = chr(c)
-    return _GLYPHS
-
-
-def _leads():
-    """[(k, the first inked column of each glyph whose first k columns are
-    blank)], k ascending."""
-    global _LEADS
-    if _LEADS is None:
-        lead = {}
-        for key in _glyphs():
-            k = 0
-            while not key[k]:
-                k += 1
-            lead.setdefault(k, set()).add(key[k])
-        _LEADS = sorted(lead.items())
-    return _LEADS
+            glyphs[bytes(f.GLYPHS[k:k + 5])] = chr(c)
+        keys = np.array([int.from_bytes(k, "little") for k in glyphs],
+                        np.uint64)
+        ink = min(sum(bin(b).count("1") for b in k) for k in glyphs)
+        _FONT = glyphs, keys, 2 * ink
+    return _FONT
 
 
 def read_text(rgb, w, h, fw=6, fh=8):
@@ -111,56 +102,65 @@ def read_text(rgb, w, h, fw=6, fh=8):
     spaces between words kept). Pixels that only look like a glyph
     (stones, grid) are not on a clean cell of one background, or stand
     alone, and are left to the picture."""
-    glyphs = _glyphs()
-    leads = _leads()
-    stride = 3 * w
-    colmask = {}            # colour -> per column: bit y set where it is
-    for y in range(h):
-        row = rgb[y * stride:(y + 1) * stride]
-        bit = 1 << y
-        for x in range(w):
-            c = row[3 * x:3 * x + 3]
-            m = colmask.get(c)
-            if m is None:
-                m = colmask[c] = [0] * w
-            m[x] |= bit
+    import numpy as np
+    glyphs, keys, fewest = _font()
+    px = np.frombuffer(rgb, np.uint8, 3 * w * h).reshape(h * w, 3)
+    rgb24 = (px[:, 0].astype(np.uint32) << 16 | px[:, 1].astype(np.uint32) << 8
+             | px[:, 2])
+    colours, first, which, count = np.unique(
+        rgb24, return_index=True, return_inverse=True, return_counts=True)
+    which = which.reshape(h, w)
+    rows = h - fh + 1           # the rows a glyph's cell can start on
+    colmask = {}                # colour -> per column: bit y set where it is
+    starts = []                 # per colour: where a glyph of it can start
+    for i in np.argsort(first, kind="stable"):     # first seen, row by row
+        if count[i] < fewest:
+            continue    # too few pixels for two glyphs' ink, or background
+        ink = which == i
+        c = int(colours[i]).to_bytes(3, "big")
+        cols = np.packbits(ink, axis=0, bitorder="little").T.copy()
+        colmask[c] = cm = [int.from_bytes(b, "little") for b in cols]
+        code = np.zeros((rows, w), np.uint64)   # column x's ink from row y0
+        for k in range(fh):
+            code |= ink[k:rows + k].astype(np.uint64) << np.uint64(k)
+        key = np.zeros((rows, w - fw + 1), np.uint64)  # fw - 1 columns' ink
+        for k in range(fw - 1):
+            key |= code[:, k:w - fw + 1 + k] << np.uint64(8 * k)
+        ys, xs = np.nonzero((key != 0) & (code[:, fw - 1:] == 0))
+        key = key[ys, xs]
+        glyph = np.isin(key, keys)
+        if glyph.any():
+            starts.append((c, cm, zip(ys[glyph].tolist(), xs[glyph].tolist(),
+                                      key[glyph].tolist())))
     found = []
-    taken = [0] * w         # per column: rows already read as text
+    taken = [0] * w             # per column: rows already read as text
     full = (1 << fh) - 1
-    for c, cm in colmask.items():
-        rows_with = 0
-        for v in cm:
-            rows_with |= v
-        for y0 in range(h - fh + 1):
-            if not (rows_with >> y0) & (full >> 1):
-                continue        # no ink of this colour on these rows
-            x = 0
-            while x <= w - fw:
-                code = (cm[x] >> y0) & full
-                if not code or (taken[x] >> y0) & full:
-                    x += 1
-                    continue
-                # a glyph starting here, or one whose first k columns are
-                # blank starting k columns earlier ("1" is 00 42 ..., "2"
-                # 42 ...): the first of them that reads as a run
-                run = None
-                for k, codes in leads:
-                    start = x - k
-                    if start >= 0 and code in codes and not (
-                            k and (cm[x - 1] >> y0) & full):
-                        run = _run(colmask, cm, glyphs, rgb, stride, w, start,
-                                   y0, fw, fh)
-                        if run is not None:
-                            break
-                if run is None:
-                    x += 1
-                    continue
-                x = start
-                text, end, bg = run
-                found.append((x, y0, text, tuple(c), tuple(bg)))
-                for k in range(x, end):
-                    taken[k] |= full << y0
-                x = end
+    for c, cm, cells in starts:
+        # visited row by row, by where the ink begins: a glyph may start
+        # with blank columns ("1" is 00 42 ...) and the first glyph whose
+        # ink begins at a column is the one tried first
+        order = []
+        for y0, x, key in cells:
+            blank = 0
+            while not key & 0xFF:
+                key >>= 8
+                blank += 1
+            order.append((y0, x + blank, blank, x))
+        order.sort()
+        end = y_end = -1
+        for y0, ink_x, _, x in order:
+            if y0 == y_end and ink_x < end:
+                continue        # inside the run just read on this row
+            if (taken[ink_x] >> y0) & full:
+                continue
+            run = _run(colmask, cm, glyphs, rgb, 3 * w, w, x, y0, fw, fh)
+            if run is None:
+                continue
+            text, end, bg = run
+            y_end = y0
+            found.append((x, y0, text, tuple(c), tuple(bg)))
+            for k in range(x, end):
+                taken[k] |= full << y0
     found.sort(key=lambda t: (t[1], t[0]))
     return found
 
