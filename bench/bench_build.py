@@ -10,8 +10,9 @@ the firmware interned added (they go into a pool allocated before it
 starts). The same boot from the .py sources shows what compiling on the
 device would cost instead. The smallest heap each boots and plays a move
 in is the room left free once the models are built, in one block as on a
-board (tests/heap_fill.py): a heap merely made smaller ran out while
-the models compiled, before the firmware started.
+board (tests/heap_fill.py), plus the names' pool entries: a heap merely
+made smaller ran out while the models compiled, before the firmware
+started.
 """
 import json
 import os
@@ -44,8 +45,7 @@ import app_script
 import heap_fill
 import sim_clock
 rig = app_script.Rig(board)
-if %r:
-    app_script.fresh_names_pool()
+app_script.fresh_names_pool()
 gc.collect()
 ballast = heap_fill.leave_free(%r)
 base = gc.mem_alloc()
@@ -79,15 +79,15 @@ print("SOURCES", repr(sorted(set(getattr(m, "__file__", "?")[-4:]
 """
 
 
-def measure(flash, heap_kb=1024, names=True, room_kb=None):
+def measure(flash, heap_kb=1024, room_kb=None):
     """Boot on the unix port from flash (its lib: .mpy or .py) with a heap of
     heap_kb; -> {label: bytes}, or None if the firmware ran out of memory.
-    names: room made for the firmware's names first, and their pool entries
-    counted in the figures; without, the heap holds what a pool takes when
-    the firmware's names need one. room_kb: the chip models built, all but
-    that much of the heap is filled before the firmware starts."""
+    Room is made for the firmware's names first, and their pool entries
+    counted in the figures ("names": all of them, at the end). room_kb: the
+    chip models built, all but that much of the heap is filled before the
+    firmware starts."""
     modules = [n for n, _, _ in build.firmware_modules()]
-    code = MEASURE % (names, None if room_kb is None else room_kb * 1024, modules)
+    code = MEASURE % (None if room_kb is None else room_kb * 1024, modules)
     env = dict(os.environ, MICROPYPATH=built_device.MICROPYPATH)
     proc = subprocess.run(
         [upy.micropython_binary(), "-X", "heapsize=%dk" % heap_kb, "-c", code],
@@ -101,11 +101,11 @@ def measure(flash, heap_kb=1024, names=True, room_kb=None):
     if (proc.returncode or "MemoryError" in said or "memory allocation failed" in said
             or len(heap) < 3):
         return None
-    if names:
-        start, *at = upy.names_lines(out)
-        assert len(at) == len(samples), out
-        for (label, _), line in zip(samples, at):
-            heap[label] += upy.names_entries(start, line)
+    start, *at = upy.names_lines(out)
+    assert len(at) == len(samples), out
+    for (label, _), line in zip(samples, at):
+        heap[label] += upy.names_entries(start, line)
+    heap["names"] = upy.names_entries(start, at[-1])
     heap["base"] = built_device.lines_with(out, "BASE")[0]
     heap["kinds"] = built_device.lines_with(out, "SOURCES")[0]
     return heap
@@ -113,20 +113,26 @@ def measure(flash, heap_kb=1024, names=True, room_kb=None):
 
 def smallest_heap(flash):
     """The smallest heap (4 KB steps) that boots and plays the first move:
-    what is left free once the chip models are built. Built in the smallest
-    heap they fit, the models would be what runs out (compiling their
-    sources takes far more than they keep). -> bytes."""
+    what is left free once the chip models are built, plus the pool entries
+    of the names the firmware interns. Built in the smallest heap they fit,
+    the models would be what runs out (compiling their sources takes far
+    more than they keep). The firmware's names go into a pool made for them
+    beforehand, as for the other figures: where the rig's own names leave
+    the pools, the firmware's would fit the last one or spill into a new
+    one twice its size (14 KB on this port), whichever a change to the rig
+    happened to make. -> bytes."""
     lo, hi = 0, 256
-    if measure(flash, names=False, room_kb=hi) is None:
+    top = measure(flash, room_kb=hi)
+    if top is None:
         raise SystemExit("the firmware in %s does not boot in %d KB of heap"
                          % (flash, hi))
     while hi - lo > 4:
         mid = (lo + hi) // 2
-        if measure(flash, names=False, room_kb=mid) is None:
+        if measure(flash, room_kb=mid) is None:
             lo = mid
         else:
             hi = mid
-    return hi * 1024
+    return hi * 1024 + top["names"]
 
 
 def main():
