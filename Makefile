@@ -39,10 +39,13 @@ sim-pair: venv
 	$(PY) -m host_sim $(PAIR_VIEW) --udp 47102 --peer 47101 --flash build/flash-pair-b; b=$$?; \
 	wait $$a && exit $$b
 
-# The same without a display: two terminal handhelds side by side in tmux.
+# The same without a display: two terminal handhelds side by side in tmux
+# (a new tmux window when run inside tmux).
+PAIR_A := $(PY) -m host_sim --terminal --udp 47101 --peer 47102 --flash build/flash-pair-a
+PAIR_B := $(PY) -m host_sim --terminal --udp 47102 --peer 47101 --flash build/flash-pair-b
 sim-pair-tmux: venv
-	tmux new-session '$(PY) -m host_sim --terminal --udp 47101 --peer 47102 --flash build/flash-pair-a' \; \
-	  split-window -h '$(PY) -m host_sim --terminal --udp 47102 --peer 47101 --flash build/flash-pair-b'
+	@command -v tmux > /dev/null || { echo "sim-pair-tmux: needs tmux (apt-get install tmux)" >&2; exit 1; }
+	tmux $$([ -n "$$TMUX" ] && echo new-window || echo new-session) '$(PAIR_A)' \; split-window -h '$(PAIR_B)'
 
 # The engine alone, in the terminal: type moves like h8.
 play: venv
@@ -56,7 +59,7 @@ deploy: build
 	$(PY) tools/deploy.py --board $(BOARD) --port $(PORT)
 
 repl: venv
-	$(VENV)/bin/mpremote connect $(PORT) repl
+	$(PY) tools/repl.py --port $(PORT)
 
 typecheck: venv
 	$(PY) tools/typecheck.py

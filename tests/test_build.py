@@ -28,6 +28,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))
 import build  # noqa: E402
 import deploy  # noqa: E402
+import repl  # noqa: E402
 import wiring  # noqa: E402
 
 BOARDS = ("pico_lcd13", "esp32_ili9341")
@@ -530,6 +531,35 @@ def test_deploy_failure_hint_names_the_port_it_tried(built, monkeypatch,
     assert deploy.main(["--board", "pico_lcd13", "--build", str(root),
                         "--port", "a0"]) == 1         # mpremote's /dev/ttyACM0
     assert "is the board on a0" in capsys.readouterr().err
+
+
+def test_repl_names_what_to_check_when_there_is_no_board(monkeypatch, capsys):
+    """make repl was mpremote alone: a port that is not there got "it may
+    be in use by another program", PORT=auto with no board "no device
+    found". Now deploy's hints, and mpremote is not run for a missing port."""
+    ran = []
+    monkeypatch.setattr(repl.subprocess, "call", lambda cmd: ran.append(cmd) or 1)
+    assert repl.main(["--port", "/dev/gomoku-no-such-tty"]) == 1
+    assert ran == []
+    assert "there is no /dev/gomoku-no-such-tty: is the board plugged in" in \
+        capsys.readouterr().err
+    assert repl.main([]) == 1
+    assert ran[0][1:] == ["connect", "auto", "repl"]
+    err = capsys.readouterr().err
+    assert "plugged in over USB" in err and "PORT=/dev/tty" in err, err
+    assert repl.main(["--port", "a0"]) == 1
+    assert "is the board on a0" in capsys.readouterr().err
+    monkeypatch.setattr(repl.subprocess, "call", lambda cmd: 0)
+    assert repl.main(["--port", "a0"]) == 0
+    assert capsys.readouterr().err == ""
+
+
+def test_make_repl_goes_through_the_port_check():
+    proc = subprocess.run(["make", "-n", "repl", "PORT=/dev/ttyUSB0"],
+                          capture_output=True, text=True, cwd=str(ROOT))
+    assert proc.returncode == 0, proc.stderr
+    assert [ln.split()[1:] for ln in proc.stdout.splitlines()
+            if "repl" in ln][-1] == ["tools/repl.py", "--port", "/dev/ttyUSB0"]
 
 
 def check_game(out, board, expected, winner):

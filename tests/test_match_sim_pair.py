@@ -13,9 +13,12 @@ screens) and play, and each screen shows the other's stones.
   forgotten with --erase."""
 import os
 import re
+import shutil
 import subprocess
 import sys
 import time
+
+import pytest
 
 import host_sim
 
@@ -198,3 +201,36 @@ def test_window_hosts_headless_joins_on_scripts(tmp_path):
         black, white, _ = stones(shots / png)
         assert black == sorted(BLACK[:moves + 1]), png
         assert white == sorted(WHITE[:moves]), png
+
+
+# ---- make sim-pair-tmux: tmux named, and a window of its own inside tmux ----
+
+@pytest.mark.parametrize("inside", (False, True))
+def test_make_sim_pair_tmux_opens_both_terminals_in_tmux(tmp_path, inside):
+    """Inside tmux, `tmux new-session` refuses to nest ("sessions should be
+    nested with care"): there the pair opens in a new window."""
+    tmux = tmp_path / "tmux"
+    tmux.write_text('#!/bin/sh\nprintf "%%s\\n" "$@" > %s\n' % (tmp_path / "args"))
+    tmux.chmod(0o755)
+    env = {"PATH": str(tmp_path)}
+    if inside:
+        env["TMUX"] = "/tmp/tmux-0/default,1,0"
+    proc = subprocess.run([shutil.which("make"), "-s", "-o", ".venv/.installed",
+                           "sim-pair-tmux"], cwd=host_sim.ROOT, env=env,
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    args = (tmp_path / "args").read_text().splitlines()
+    assert args[0] == ("new-window" if inside else "new-session")
+    assert args[2:4] == [";", "split-window"]
+    panes = (args[1], args[5])
+    for port, peer, flash in ((47101, 47102, "a"), (47102, 47101, "b")):
+        assert ("-m host_sim --terminal --udp %d --peer %d --flash "
+                "build/flash-pair-%s" % (port, peer, flash)) in panes[flash == "b"]
+
+
+def test_make_sim_pair_tmux_without_tmux_says_to_install_it(tmp_path):
+    proc = subprocess.run([shutil.which("make"), "-s", "-o", ".venv/.installed",
+                           "sim-pair-tmux"], cwd=host_sim.ROOT,
+                          env={"PATH": str(tmp_path)}, capture_output=True, text=True)
+    assert proc.returncode != 0
+    assert "sim-pair-tmux: needs tmux (apt-get install tmux)" in proc.stderr

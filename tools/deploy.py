@@ -97,6 +97,24 @@ class DeployError(Exception):
     pass
 
 
+def missing_port(port):
+    """What to tell the player when `port` is a device path that is not
+    there (mpremote would say "it may be in use by another program");
+    None when it is there, or is not a path."""
+    if port.startswith("/dev/") and not os.path.exists(port):
+        return ("there is no %s: is the board plugged in over USB? "
+                "(PORT=auto takes the first USB serial port)" % port)
+    return None
+
+
+def where_to_look(port):
+    """What to check when mpremote could not talk to the board on `port`."""
+    if port == "auto":
+        return ("is the board plugged in over USB (PORT=auto takes the first "
+                "USB serial port; name it with PORT=/dev/tty...)")
+    return "is the board on %s" % port
+
+
 def mpremote():
     found = _build.venv_tool("mpremote")
     if not found:
@@ -200,10 +218,9 @@ def main(argv=None):
     if args.dry_run:
         print(" ".join(shlex.quote(c) for c in cmd))
         return 0
-    if args.port.startswith("/dev/") and not os.path.exists(args.port):
-        print("deploy: there is no %s: is the board plugged in over USB? "
-              "(PORT=auto takes the first USB serial port)" % args.port,
-              file=sys.stderr)
+    missing = missing_port(args.port)
+    if missing:
+        print("deploy: " + missing, file=sys.stderr)
         return 1
     print("deploy: %d modules and main.py to %s on %s, through mpremote "
           "(--dry-run prints its command)"
@@ -211,13 +228,10 @@ def main(argv=None):
           flush=True)
     rc = subprocess.call(cmd)
     if rc:
-        where = ("is the board on %s" % args.port if args.port != "auto" else
-                 "is the board plugged in over USB (PORT=auto takes the first "
-                 "USB serial port; name it with PORT=/dev/tty...)")
         print("deploy: mpremote exited %d: see its output above (\"deploy "
               "refused\" says what to change; otherwise: %s, running "
               "MicroPython, and no other program holding the port?)"
-              % (rc, where), file=sys.stderr)
+              % (rc, where_to_look(args.port)), file=sys.stderr)
     return rc
 
 
