@@ -202,6 +202,27 @@ def test_a_settings_file_longer_than_any_the_app_writes_gives_defaults(
     assert list(s.values) == list(settings.Settings().values)
 
 
+def test_a_cut_temp_settings_file_is_not_read_as_the_older_format(flash):
+    """A power cut after 6 of the temp file's 7 bytes, when the boots
+    byte happens to be the choices' sum: those 6 bytes are a whole file of
+    the older format (4 choices and their sum). The complete file stays."""
+    s = settings.Settings()
+    s.values[:] = bytes((settings.MODE_AI, 1, 0, 0, 1))
+    s.save()
+    cut = (flash / settings.PATH).read_bytes()[:6]
+    s.values[:] = bytes((settings.MODE_LOCAL, 2, 4, 1, 9))
+    s.save()
+    (flash / settings._TMP).write_bytes(cut)
+    t = settings.Settings()
+    assert t.load()
+    assert bytes(t.values) == bytes((settings.MODE_LOCAL, 2, 4, 1, 9))
+    assert not (flash / settings._TMP).exists()
+    # the older format itself, as the main file, is still read
+    (flash / settings.PATH).write_bytes(cut)
+    t = settings.Settings()
+    assert t.load() and bytes(t.values[:4]) == bytes((settings.MODE_AI, 1, 0, 0))
+
+
 # ---- the text line ---------------------------------------------------------
 
 class Glass:

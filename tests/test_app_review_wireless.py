@@ -2,6 +2,8 @@
 sees and what the other handheld is told. The screen loop runs on stand-ins
 for the app and the match (test_app_wireless's, with keys and events fed
 in turn); leaving is checked on the simulated device with a real peer."""
+from types import SimpleNamespace
+
 from test_app_wireless import (VIEW, Peer, Script, _App, _Match, _View,  # host_sim first
                                board_of, board_sim, run_device, start_hosting,
                                to_host_or_join)
@@ -387,3 +389,33 @@ def test_a_taken_point_in_a_match_is_refused_and_nothing_is_sent(flash):
     want[7 * 15 + 8] = 1
     want[SCATTER[1]] = 2
     assert board_of(snaps["on"]) == want
+
+
+def test_the_games_won_stop_at_255_in_a_match_and_against_the_ai():
+    """The tallies are bytes: the 256th win read 0 on a board, and raised
+    ValueError on CPython (the simulator restarted the app)."""
+    import gomoku
+    black = [7 * 15 + x for x in range(5)]
+    white = [8 * 15 + x for x in range(4)]
+    m = _PlayMatch([p for pair in zip(black, white) for p in pair] + [black[4]])
+    m.my_colour = 1
+    w = wireless.Wireless(_PlayApp(), None)
+    w.m = m
+    w.score[1] = 255
+    w.new_board()
+    w.end_banner()
+    m.game = gomoku.Game(0)         # the rematch
+    m.count = 0
+    w.new_board()
+    assert bytes(w.score) == bytes((0, 255, 0))
+
+    g = gomoku.Game(0)
+    for p in [p for pair in zip(black, white) for p in pair] + [black[4]]:
+        g.play(p % 15, p // 15)
+    said = []
+    ai_game = SimpleNamespace(
+        game=g, human=1, score=bytearray((0, 255, 3)), show_five=lambda g: None,
+        banner=lambda *a: said.append(a[0]), say=said.append,
+        wait_key=lambda keys: PLACE)
+    assert app.App.end_screen(ai_game) == app._REMATCH
+    assert said[0] == "You win!" and bytes(ai_game.score) == bytes((0, 255, 3))

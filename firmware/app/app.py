@@ -417,7 +417,7 @@ class App:
         self.say("A: rematch  X: menu  B: undo")
         ev = self.wait_key((PLACE, MENU, BACK))
         if ev == PLACE:
-            if r:
+            if r and self.score[r] < 255:
                 self.score[r] += 1      # an undone end counts for nothing
             return _REMATCH
         if ev == MENU:

@@ -49,11 +49,13 @@ class Settings:
     def load(self):
         """Defaults on a missing or damaged file; never raises."""
         from saveread import recover
+        # a temp file is always this firmware's: cut short, its first
+        # bytes could read as the older, shorter file
         data = recover(_TMP, PATH, _check, COUNT + 3)
         if data is None:
             return False
         try:
-            _check(data)
+            _check(data, COUNT - 1 if len(data) == COUNT + 1 else COUNT)
         except ValueError:
             return False
         for i in range(len(data) - 2):
@@ -78,8 +80,7 @@ class Settings:
             pass    # a full or read-only flash costs the defaults, not the game
 
 
-def _check(data):
-    n = len(data) - 2
-    if n not in (COUNT - 1, COUNT) or data[0] != _MAGIC or \
+def _check(data, n=COUNT):
+    if len(data) != n + 2 or data[0] != _MAGIC or \
             sum(data[1:n + 1]) & 0xFF != data[n + 1]:
         raise ValueError("no settings")

@@ -176,7 +176,8 @@ class Wireless:
         m = self.m
         e = self.ended
         if e is not None and e[0] is not m.game:
-            self.score[e[1]] += 1       # a new game, not that one redrawn
+            if self.score[e[1]] < 255:
+                self.score[e[1]] += 1   # a new game, not that one redrawn
             self.ended = None
         self.game = m.game
         self.leaving = False            # a question the new screen does not show
