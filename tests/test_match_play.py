@@ -313,8 +313,9 @@ print(a.code == b.code, a.count, bytes(a.moves[:a.count]) == bytes(b.moves[:b.co
 
 def test_idle_poll_allocates_nothing_on_the_unix_port():
     """poll() runs every loop of a wireless game: with nothing heard and
-    nothing due it allocates nothing, paired, resyncing or lost (the radio
-    is a stand-in that allocates nothing; the model would)."""
+    nothing due it allocates nothing, paired, resyncing or lost, nor when
+    its STATUS falls due, nor in an ACK (the radio is a stand-in that
+    allocates nothing; the model would)."""
     import upy
     code = """
 import micropython, match
@@ -343,6 +344,19 @@ for state in (match.PAIRED, match.RESYNCING, match.LOST):
     finally:
         micropython.heap_unlock()
     print(state, e)
+# nor the STATUS every 300 ms when it falls due, nor an ACK of a move
+m.state = match.PAIRED
+m._heard = 1000
+m._status_due = 1000
+sent = m.stats["sent"]
+micropython.heap_lock()
+try:
+    m.poll(1000)
+    m._ack(5, 5)
+finally:
+    micropython.heap_unlock()
+print(m.stats["sent"] - sent)
 """
     out = upy.run(code, heapsize="512k").split()
-    assert out == ["paired", "None", "resyncing", "None", "peer", "lost", "None"]
+    assert out == ["paired", "None", "resyncing", "None", "peer", "lost", "None",
+                   "2"]

@@ -65,3 +65,43 @@ def test_the_loser_of_the_join_race_plays_no_move_into_the_winners_game():
     # STATUS, with A's code on its screen and moves it could send to A)
     assert loser.code is None and not loser.my_turn()
     assert loser.stats["foreign"] > 0
+
+
+def test_a_joiner_that_never_heard_the_host_take_it_calls_again_and_pairs():
+    """The host pairs when it takes a JOIN; the joiner only when it hears
+    the host's ACK naming it. With those ACKs lost for 3.5 s the joiner
+    gives the offer up (as a loser of a join race must) and calls again,
+    and the host, paired, had closed its pairing address: the host showed
+    a code and "peer lost", the joiner "Looking for a host..." for good."""
+    medium = H.make_medium(seed=3)
+    na, nb = H.Node(0, medium), H.Node(1, medium)
+    a = M.Match(na.radio, host=True, seed=3, now_ms=time.ticks_ms())
+    b = M.Match(nb.radio, host=False, seed=4, now_ms=time.ticks_ms())
+    blackout = [None]
+
+    def drop(frame, receiver):
+        # everything to the joiner lost for 3.5 s from the host's ACK of
+        # the JOIN (type 4, naming type 3)
+        if blackout[0] is None:
+            if receiver is nb.model and not frame.is_ack and \
+                    len(frame.payload) > 11 and frame.payload[1] == 4 and \
+                    frame.payload[11] == 3:
+                blackout[0] = time.ticks_ms()
+                return True
+            return False
+        return receiver is nb.model and \
+            time.ticks_diff(time.ticks_ms(), blackout[0]) <= 3500
+    medium.drop = drop
+    t0 = time.ticks_ms()
+    while time.ticks_diff(time.ticks_ms(), t0) < 20000:
+        a.poll(time.ticks_ms())
+        b.poll(time.ticks_ms())
+        if b.code is not None and a.state == b.state == M.PAIRED and \
+                not a._offering:
+            break
+        time.sleep_ms(5)
+    assert blackout[0] is not None
+    assert b.code == a.code and a.state == b.state == M.PAIRED
+    assert b.my_colour == 3 - a.my_colour
+    # the joiner heard paired, the host shuts its pairing address again
+    assert not a._offering

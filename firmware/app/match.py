@@ -59,7 +59,9 @@ joiner calls for hosts on a pairing address, the host offers (session, rule,
 colours), the joiner confirms reliably (JOIN) and is paired only by the
 host's ACK naming its nonce: with two pairs in a room, a joiner that took
 the offer of a host another joiner won gives it up after a while and calls
-again. Both then listen on addresses made from the session id. Moves are
+again, and so does one that never heard the ACK: the host offers again to
+the joiner it took until it hears it paired. Both then listen on addresses
+made from the session id. Moves are
 numbered by move count and applied only when the number is the next one: a
 duplicate is acknowledged again, never applied twice. Every STATUS (count,
 hash of the move list, game number) lets the device behind fetch the moves
@@ -68,7 +70,8 @@ A restored device stays RESYNCING (no local moves) until its list has
 matched the peer's; if the peer is lost before that, it waits too.
 A repair takes moves back only to replace them with the host's, all of
 which the board accepts. A rematch, or a STATUS of the next game, counts
-only once this game is over.
+only once this game is over; a restored device not yet in sync follows a
+STATUS of any later game (its save was older than the rematch).
 Packets of another session, of our own role, malformed, illegal or out of
 turn are dropped and counted.
 """
@@ -170,12 +173,16 @@ class Match:
         self.events = []
         self.state = WAITING
         self._synced = False    # our list matched the peer's since restore
+        self._offering = False  # host: pairing pipe kept for the joiner taken
         self._heard = now
         self._status_due = now
         self._hello_due = now
         self._join_at = now
         self._reply_at = time.ticks_add(now, -_REPLY_MS)
         self._t = now
+        self._status = bytearray(3)     # payloads sent in the steady loop,
+        self._ack1 = bytearray(1)       # filled in place: a tuple each
+        self._ack5 = bytearray(5)       # would be garbage every 300 ms
         self.nonce = self.link.rand.next() or 1
         ln = self.link
         if _restore is not None:
@@ -397,8 +404,11 @@ class Match:
         flags = (1 if self.rematch_wanted else 0) | (
             _S_RESYNC if self.state == RESYNCING else 0)
         h = self._hash
-        self.link.send(L.STATUS, self.game_no, self.count,
-                       (h >> 8, h & 0xFF, flags))
+        pl = self._status
+        pl[0] = h >> 8
+        pl[1] = h & 0xFF
+        pl[2] = flags
+        self.link.send(L.STATUS, self.game_no, self.count, pl)
         self._reply_at = now
         iv = _RESYNC_STATUS_MS if self.state == RESYNCING else _STATUS_MS
         self._status_due = time.ticks_add(now, iv + self.link.rand.next() % 50)
@@ -410,9 +420,14 @@ class Match:
     def _ack(self, seq, typ, nonce=None):
         # an ACK names the type it acknowledges; a JOIN's, the joiner's nonce
         self.stats["acks_sent"] += 1
-        self.link.send(L.ACK, self.game_no, self.count,
-                       (typ,) if nonce is None else (typ,) + self._u32(nonce),
-                       seq=seq)
+        if nonce is None:
+            pl = self._ack1
+        else:
+            pl = self._ack5
+            for i in range(4):
+                pl[1 + i] = (nonce >> (24 - 8 * i)) & 0xFF
+        pl[0] = typ
+        self.link.send(L.ACK, self.game_no, self.count, pl, seq=seq)
 
     # ---- packets ----------------------------------------------------------
 
@@ -428,7 +443,12 @@ class Match:
         p = L.HEADER
         st = self.stats
         if typ == L.HELLO:
-            if self.host and self.code is None and plen == 4 and s == 0:
+            # the host offers while unpaired, and again to the joiner it
+            # took while that one has not been heard paired: it gives up
+            # an offer whose ACK it never heard, and calls again
+            if self.host and plen == 4 and s == 0 and (
+                    self.code is None or self._offering and
+                    self._nonce_at(b, p) == self.peer_nonce):
                 self.link.send(L.OFFER, 0, 0, (b[p], b[p + 1], b[p + 2],
                                b[p + 3], self.rule, self.host_colour),
                                dest=L.nonce_address(self._nonce_at(b, p)))
@@ -459,6 +479,9 @@ class Match:
                 bool(flags & L.F_HOST) == self.host:
             st["foreign"] += 1
             return
+        if self._offering and typ != L.JOIN:
+            self._offering = False          # the joiner is in: no more offers
+            self.link.listen_on(L.host_address(self.session))
         if typ == L.JOIN:
             if not self.host or plen != 4:
                 st["malformed"] += 1
@@ -467,6 +490,8 @@ class Match:
             if self.code is None:
                 self.peer_nonce = nonce
                 self._paired()
+                self._offering = True
+                self.link.listen_on(L.host_address(self.session), pair=True)
             elif nonce != self.peer_nonce:
                 st["foreign"] += 1
                 return
@@ -554,9 +579,12 @@ class Match:
         ph = (b[p] << 8) | b[p + 1]
         pflags = b[p + 2]
         if game != self.game_no:
-            if game == (self.game_no + 1) & 0xFF and self.game.winner:
+            ahead = (game - self.game_no) & 0xFF
+            if ahead == 1 and self.game.winner or \
+                    not self._synced and ahead < 128:
                 # the peer went on to the rematch both asked for (this
-                # device was reset before it took); never from a game on
+                # device was reset before it took, or restored a save
+                # older than that); never from a game on
                 self.stats["resyncs"] += 1
                 self._new_game(game)
             else:
