@@ -80,3 +80,17 @@ def frozen_mb(frozen_firmware):
     import mcu
     with mcu.MicroBit(firmware=str(frozen_firmware)) as board:
         yield board
+
+
+@pytest.fixture(autouse=True)
+def _no_save_files_left_in_the_repository():
+    """The firmware writes its saves (gomoku.*) in the working directory: a
+    test that saves without the `flash` fixture would leave them in the
+    repository, to be committed by mistake."""
+    def saves():
+        return {p.name for p in upy.ROOT.glob("gomoku.*")}
+    before = saves()
+    yield
+    left = saves() - before
+    assert not left, "a test left %s in %s: give it the flash fixture" % (
+        sorted(left), upy.ROOT)

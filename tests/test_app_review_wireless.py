@@ -391,7 +391,7 @@ def test_a_taken_point_in_a_match_is_refused_and_nothing_is_sent(flash):
     assert board_of(snaps["on"]) == want
 
 
-def test_the_games_won_stop_at_255_in_a_match_and_against_the_ai():
+def test_the_games_won_stop_at_255_in_a_match_and_against_the_ai(flash):
     """The tallies are bytes: the 256th win read 0 on a board, and raised
     ValueError on CPython (the simulator restarted the app)."""
     import gomoku
