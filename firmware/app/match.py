@@ -182,7 +182,7 @@ class Match:
         self._t = now
         self._status = bytearray(3)     # payloads sent in the steady loop,
         self._ack1 = bytearray(1)       # filled in place: a tuple each
-        self._ack5 = bytearray(5)       # would be garbage every 300 ms
+                                        # would be garbage every 300 ms
         self.nonce = self.link.rand.next() or 1
         ln = self.link
         if _restore is not None:
@@ -340,7 +340,7 @@ class Match:
         ln = self.link
         if self.host:
             ln.dest = L.joiner_address(self.session)
-            ln.listen_on(L.host_address(self.session))
+            ln.listen_on(L.host_address(self.session), pair=self._offering)
         else:
             ln.dest = L.host_address(self.session)
             ln.listen_on(L.joiner_address(self.session))
@@ -422,11 +422,9 @@ class Match:
         self.stats["acks_sent"] += 1
         if nonce is None:
             pl = self._ack1
-        else:
-            pl = self._ack5
-            for i in range(4):
-                pl[1 + i] = (nonce >> (24 - 8 * i)) & 0xFF
-        pl[0] = typ
+            pl[0] = typ
+        else:                           # pairing only
+            pl = (typ,) + self._u32(nonce)
         self.link.send(L.ACK, self.game_no, self.count, pl, seq=seq)
 
     # ---- packets ----------------------------------------------------------
@@ -489,9 +487,8 @@ class Match:
             nonce = self._nonce_at(b, p)
             if self.code is None:
                 self.peer_nonce = nonce
-                self._paired()
                 self._offering = True
-                self.link.listen_on(L.host_address(self.session), pair=True)
+                self._paired()
             elif nonce != self.peer_nonce:
                 st["foreign"] += 1
                 return
