@@ -293,11 +293,14 @@ def test_leaving_the_match_tells_the_peer(flash):
     assert peer.m.count >= 1 and peer.m.state == M.CLOSED
 
 
+# black's five on row 7, white's four under it: black wins
+BLACK_WINS = [p for pair in zip([7 * 15 + x for x in range(5)],
+                                [8 * 15 + x for x in range(4)]) for p in pair] + [7 * 15 + 4]
+
+
 def test_games_won_since_pairing_count_once_each_and_a_redraw_not_again(flash):
     import gomoku
-    black = [7 * 15 + x for x in range(5)]
-    white = [8 * 15 + x for x in range(4)]
-    m = _PlayMatch([p for pair in zip(black, white) for p in pair] + [black[4]])
+    m = _PlayMatch(BLACK_WINS)
     m.my_colour = 1
     app = _PlayApp()
     w = wireless.Wireless(app, None)
@@ -395,9 +398,7 @@ def test_the_games_won_stop_at_255_in_a_match_and_against_the_ai(flash):
     """The tallies are bytes: the 256th win read 0 on a board, and raised
     ValueError on CPython (the simulator restarted the app)."""
     import gomoku
-    black = [7 * 15 + x for x in range(5)]
-    white = [8 * 15 + x for x in range(4)]
-    m = _PlayMatch([p for pair in zip(black, white) for p in pair] + [black[4]])
+    m = _PlayMatch(BLACK_WINS)
     m.my_colour = 1
     w = wireless.Wireless(_PlayApp(), None)
     w.m = m
@@ -410,7 +411,7 @@ def test_the_games_won_stop_at_255_in_a_match_and_against_the_ai(flash):
     assert bytes(w.score) == bytes((0, 255, 0))
 
     g = gomoku.Game(0)
-    for p in [p for pair in zip(black, white) for p in pair] + [black[4]]:
+    for p in BLACK_WINS:
         g.play(p % 15, p // 15)
     said = []
     ai_game = SimpleNamespace(

@@ -205,6 +205,13 @@ def test_window_hosts_headless_joins_on_scripts(tmp_path):
 
 # ---- make sim-pair-tmux: tmux named, and a window of its own inside tmux ----
 
+def make_sim_pair_tmux(env):
+    """The target with only the tools on env's PATH (the venv taken as made)."""
+    return subprocess.run([shutil.which("make"), "-s", "-o", ".venv/.installed",
+                           "sim-pair-tmux"], cwd=host_sim.ROOT, env=env,
+                          capture_output=True, text=True)
+
+
 @pytest.mark.parametrize("inside", (False, True))
 def test_make_sim_pair_tmux_opens_both_terminals_in_tmux(tmp_path, inside):
     """Inside tmux, `tmux new-session` refuses to nest ("sessions should be
@@ -215,9 +222,7 @@ def test_make_sim_pair_tmux_opens_both_terminals_in_tmux(tmp_path, inside):
     env = {"PATH": str(tmp_path)}
     if inside:
         env["TMUX"] = "/tmp/tmux-0/default,1,0"
-    proc = subprocess.run([shutil.which("make"), "-s", "-o", ".venv/.installed",
-                           "sim-pair-tmux"], cwd=host_sim.ROOT, env=env,
-                          capture_output=True, text=True)
+    proc = make_sim_pair_tmux(env)
     assert proc.returncode == 0, proc.stderr
     args = (tmp_path / "args").read_text().splitlines()
     assert args[0] == ("new-window" if inside else "new-session")
@@ -229,8 +234,6 @@ def test_make_sim_pair_tmux_opens_both_terminals_in_tmux(tmp_path, inside):
 
 
 def test_make_sim_pair_tmux_without_tmux_says_to_install_it(tmp_path):
-    proc = subprocess.run([shutil.which("make"), "-s", "-o", ".venv/.installed",
-                           "sim-pair-tmux"], cwd=host_sim.ROOT,
-                          env={"PATH": str(tmp_path)}, capture_output=True, text=True)
+    proc = make_sim_pair_tmux({"PATH": str(tmp_path)})
     assert proc.returncode != 0
     assert "sim-pair-tmux: needs tmux (apt-get install tmux)" in proc.stderr
