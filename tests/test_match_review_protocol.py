@@ -489,13 +489,16 @@ def _resealed(blob, i, v):
 
 def test_a_save_with_fields_no_match_writes_is_refused_before_it_is_offered():
     """The layout (match.py): magic(4) host session(4) rule host_colour
-    game count moves... CRC(2). check_snapshot() is what the boot screen
-    asks before offering to resume: a rule (0 freestyle, 1 standard, 4
-    renju), a colour or a point no match has is refused there."""
-    _, b, _, _ = setup_pair(seed=27)
+    game count moves... joiner's nonce(4) CRC(2). check_snapshot() is what
+    the boot screen asks before offering to resume: a rule (0 freestyle,
+    1 standard, 4 renju), a colour or a point no match has is refused
+    there."""
+    a, b, _, _ = setup_pair(seed=27)
     blob = b.snapshot()
-    assert blob[:4] == b"GMM1" and blob[4] == 0 and blob[10] == 1
+    assert blob[:4] == b"GMM2" and blob[4] == 0 and blob[10] == 1
     assert blob[12] == 5 and blob[13:18] == bytes(b.moves[:5])
+    assert blob[18:22] == bytes(4)          # a joiner keeps no nonce
+    assert a.snapshot()[18:22] == b.nonce.to_bytes(4, "big")
     M.check_snapshot(blob)
     for i, v in ((9, 2), (9, 3), (10, 0), (10, 3), (17, 225), (13, 255)):
         with pytest.raises(ValueError):

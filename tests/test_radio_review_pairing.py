@@ -105,3 +105,77 @@ def test_a_joiner_that_never_heard_the_host_take_it_calls_again_and_pairs():
     assert b.my_colour == 3 - a.my_colour
     # the joiner heard paired, the host shuts its pairing address again
     assert not a._offering
+
+
+def test_a_host_reset_before_its_joiner_heard_it_pair_takes_that_joiner_again():
+    """The host pairs and saves when it takes a JOIN, then loses power before
+    the joiner hears its ACK. Restored from that save, it must know the
+    joiner it took: the joiner gives the offer up after 3 s and calls
+    again, and the host offers again, to it alone. The save held no nonce
+    before (GMM1): the restored host refused that joiner's JOIN for good,
+    "peer lost" on one screen and "Looking for a host..." on the other."""
+    medium = H.make_medium(seed=5)
+    na, nb, nc = H.Node(0, medium), H.Node(1, medium), H.Node(2, medium)
+    a = M.Match(na.radio, host=True, seed=5, now_ms=time.ticks_ms())
+    b = M.Match(nb.radio, host=False, seed=6, now_ms=time.ticks_ms())
+    lost = [False]
+
+    def drop(frame, receiver):
+        # the host's ACK of the JOIN (type 4, naming type 3) never reaches
+        # the joiner, nor anything after it from the host about to fail
+        if receiver is nb.model and not frame.is_ack and \
+                len(frame.payload) > 11 and frame.payload[1] == 4 and \
+                frame.payload[11] == 3:
+            lost[0] = True
+        return lost[0] and receiver is nb.model
+    medium.drop = drop
+    t0 = time.ticks_ms()
+    while a.code is None and time.ticks_diff(time.ticks_ms(), t0) < 5000:
+        a.poll(time.ticks_ms())     # the host takes the JOIN and ACKs it ...
+        b.poll(time.ticks_ms())
+        time.sleep_ms(5)
+    assert a.code is not None and b.code is None
+    blob = a.snapshot()             # ... saves the match, and its power fails
+    na.radio.power_down()
+    medium.drop = None
+    other = M.Match(nc.radio, host=False, seed=7, now_ms=time.ticks_ms())
+    time.sleep_ms(1000)             # the host boots; other calls for a host
+    a = M.Match.restore(H.Node(3, medium).radio, blob, seed=8,
+                        now_ms=time.ticks_ms())
+    t0 = time.ticks_ms()
+    while time.ticks_diff(time.ticks_ms(), t0) < 20000:
+        for m in (a, b, other):
+            m.poll(time.ticks_ms())
+        if b.state == a.state == M.PAIRED and not a._offering:
+            break
+        time.sleep_ms(5)
+    assert b.code == a.code and b.session == a.session
+    assert a.state == b.state == M.PAIRED
+    assert b.my_colour == 3 - a.my_colour
+    assert not a._offering              # heard the joiner: offers no more
+    assert other.code is None           # the restored host took no stranger
+    assert b.send_move(7, 7) is False   # black (the host) moves first
+    assert a.send_move(7, 7)
+    t0 = time.ticks_ms()
+    while b.count < 1 and time.ticks_diff(time.ticks_ms(), t0) < 5000:
+        a.poll(time.ticks_ms())
+        b.poll(time.ticks_ms())
+        time.sleep_ms(5)
+    assert b.count == 1 and b.last_peer_move == (7, 7)
+
+
+def test_a_save_from_before_the_joiners_nonce_was_kept_still_resumes():
+    """A GMM1 save (no nonce) written by the firmware before: the match
+    resumes from it, as a host that takes no JOIN."""
+    from crc16 import crc16
+    medium = H.make_medium(seed=9)
+    body = b"GMM1" + bytes((1, 0x12, 0x34, 0x56, 0x79, 0, 1, 0, 2, 112, 113))
+    c = crc16(body, len(body))
+    blob = body + bytes((c >> 8, c & 0xFF))
+    M.check_snapshot(blob)
+    m = M.Match.restore(H.Node(0, medium).radio, blob, seed=1,
+                        now_ms=time.ticks_ms())
+    assert m.host and m.session == 0x12345679 and m.count == 2
+    assert bytes(m.moves[:2]) == bytes((112, 113))
+    assert m.peer_nonce is None and not m._offering
+    assert m.snapshot()[:4] == b"GMM2"

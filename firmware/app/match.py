@@ -102,7 +102,7 @@ _RESYNC_STATUS_MS = const(80)
 _LOST_MS = const(1500)
 _JOIN_GIVEUP_MS = const(3000)
 _REPLY_MS = const(25)       # at most one status reply this often
-_SNAP_MAGIC = b"GMM1"
+_SNAP_MAGIC = b"GMM2"     # GMM1 (before the joiner's nonce was kept) reads too
 _S_RESYNC = const(2)        # STATUS flags bit 1: the sender is resyncing
 
 
@@ -125,19 +125,28 @@ def _seed():
 def check_snapshot(b):
     """Raise ValueError unless b is a whole snapshot() (magic, length, CRC)
     whose fields are ones a match writes. Whether its moves replay only
-    restore() can tell."""
-    if len(b) < 15 or b[:4] != _SNAP_MAGIC:
+    restore() can tell. The layout: magic(4) host session(4) rule
+    host_colour game count moves(count) joiner's nonce(4, GMM2) CRC(2)."""
+    if len(b) < 15 or b[:4] not in (_SNAP_MAGIC, b"GMM1"):
         raise ValueError("not a match save")
     n = len(b) - 2
-    if L.crc16(b, n) != (b[n] << 8) | b[n + 1] or b[12] != n - 13:
+    if L.crc16(b, n) != (b[n] << 8) | b[n + 1] or \
+            b[12] != n - 13 - _nonce_len(b):
         raise ValueError("match save is corrupt")
     if b[4] > 1 or not (b[5] | b[6] | b[7] | b[8]) or \
             b[9] not in (gomoku.FREESTYLE, gomoku.STANDARD, gomoku.RENJU) or \
             not 1 <= b[10] <= 2:
         raise ValueError("match save is foreign")
-    for i in range(13, n):
+    for i in range(13, 13 + b[12]):
         if b[i] >= 225:
             raise ValueError("match save is corrupt")
+
+
+def _nonce_len(b):
+    # GMM2 keeps the joiner's nonce (the host's; 0 on the joiner) after the
+    # moves: a host restored before its joiner heard it pair can take that
+    # joiner's JOIN again
+    return 4 if b[:4] == _SNAP_MAGIC else 0
 
 
 class Match:
@@ -277,6 +286,7 @@ class Match:
                         (s >> 16) & 0xFF, (s >> 8) & 0xFF, s & 0xFF,
                         self.rule, self.host_colour, self.game_no, self.count)))
         b.extend(self.moves[:self.count])
+        b.extend(bytes(self._u32(self.peer_nonce or 0)))
         c = L.crc16(b, len(b))
         b.extend(bytes((c >> 8, c & 0xFF)))
         return bytes(b)
@@ -295,6 +305,11 @@ class Match:
             mv = b[13 + i]
             m.game.play(mv % 15, mv // 15)
             m._record(mv)
+        if m.host and _nonce_len(b):
+            # offer again, to that joiner only, until it is heard in: it
+            # may have given the offer up while this host was off
+            m.peer_nonce = m._nonce_at(b, 13 + b[12]) or None
+            m._offering = m.peer_nonce is not None
         m._paired(RESYNCING)
         m._find_peer_move()
         m.events = []
