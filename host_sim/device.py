@@ -30,6 +30,8 @@ times in milliseconds of simulated time since power-on:
     reset              # machine.reset(): main.py starts again; flash and chips keep state
     await Your turn    # until a line on the screen shows this text (at most
                        # AWAIT_MS); later lines count their time from then;
+                       # the rest of the screen may still be drawing: a
+                       # shot that needs it whole waits first (wait 50)
     await "#3"         # in double quotes the text may hold a # (or edge spaces)
     end                # stop here (the script's last line otherwise)
 

@@ -134,12 +134,17 @@ def scripts(moves=2):
     """Host is black: centre, then a step left before each move; the
     joiner steps down once, then places and steps left. Each waits for the
     screen: for the pairing, and for the other's move to arrive (the move
-    count on the top line), however long the other process takes."""
+    count on the top line), however long the other process takes. An
+    await is met as soon as its text is on the screen, and a line is drawn
+    a glyph at a time on the simulated clock: the shots of the pairing
+    await the whole link line, not "paired" alone (which caught it half
+    drawn)."""
+    paired = 'await "paired  Freestyle"'
     host = menu_to_wireless() + ["wait 400", "tap place %d" % HOLD,
-                                 "await paired", "shot host-paired.png",
+                                 paired, "shot host-paired.png",
                                  "tap place %d" % HOLD]
     join = menu_to_wireless() + ["wait 400", "tap back %d" % HOLD,
-                                 "await paired", "shot join-paired.png",
+                                 paired, "shot join-paired.png",
                                  "tap down %d" % HOLD]
     for k in range(moves):
         join += ["await \"#%d\"" % (2 * k + 1), "tap place %d" % HOLD,
