@@ -325,6 +325,60 @@ def test_a_line_set_as_drawn_allocates_nothing_on_micropython():
     assert "no allocation" in upy.run(TEXTLINE_LOCKED)
 
 
+CURSOR_STEP_LOCKED = """
+import micropython
+import gomoku
+from board_view import BoardView, N
+
+
+class Glass:
+    width = 240
+    height = 240
+
+    def __init__(self):
+        self.blits = 0
+
+    def fill_rect(self, x, y, w, h, c):
+        pass
+
+    def text(self, s, x, y, fg, bg):
+        pass
+
+    def blit(self, buf, x, y, w, h):
+        self.blits += 1
+
+
+lcd = Glass()
+view = BoardView(lcd, 6, 8)
+g = gomoku.Game(gomoku.FREESTYLE)
+for x, y in ((7, 7), (8, 7), (0, 0), (14, 14), (3, 3), (0, 14)):
+    g.play(x, y)
+view.attach(g)
+view.set_last(14 * N)
+view.win[7 * N + 7] = 1
+view.set_cursor(0)
+before = lcd.blits
+micropython.heap_lock()
+try:
+    for i in range(1, N * N):       # every cell: stones, stars, edges, marks
+        view.set_cursor(i)
+    view.set_last(7 * N + 8)
+finally:
+    micropython.heap_unlock()
+assert lcd.blits - before == 2 * (N * N - 1) + 2, lcd.blits - before
+print("no allocation")
+"""
+
+
+def test_a_cursor_step_over_every_cell_allocates_nothing_on_micropython():
+    """A cursor step redraws two cells (over a stone, a star point, the
+    last-move mark, a cell of the five, the board's edges): on every step
+    it must cost no heap. It cost 32 bytes a cell, 160 over a stone (a
+    tuple for the cell's origin, and for assignments of four names)."""
+    import upy
+    assert "no allocation" in upy.run(CURSOR_STEP_LOCKED)
+
+
 # ---- the start menu --------------------------------------------------------
 
 def write_settings(flash, mode, level=1, rule=0, black=0):

@@ -9,6 +9,7 @@ offered at boot.
 """
 import gc
 import sys
+import time
 from micropython import const
 import savegame
 from board_view import (BoardView, N, ALERT, TEXT, BANNER, BANNER_TEXT,
@@ -17,6 +18,11 @@ from controls import PLACE, BACK, MENU
 from tilt import RIGHT, LEFT, UP, DOWN
 
 _PAUSE_ITEMS = ("Resume", "Undo", "New game", "Main menu")
+# keys made into tuples once: `ev in (RIGHT, LEFT, ...)` of imported names
+# builds a tuple on every key
+_STEPS = (RIGHT, LEFT, UP, DOWN)
+_NEXT = (MENU, RIGHT, DOWN)
+_PREVIOUS = (LEFT, UP)
 # the message line when there is nothing to say: the keys of a game
 _KEYS = "A: place  B: undo  X: menu"
 
@@ -36,7 +42,7 @@ _REMATCH = const(1)
 _UNLOAD = sys.implementation.name == "micropython"
 
 
-def _phase():
+def _loaded():
     return set(sys.modules) if _UNLOAD else None
 
 
@@ -88,7 +94,7 @@ class App:
             if self.mode == _MODE_RADIO:
                 self.phase("match_menu", "play")
             else:
-                before = _phase()
+                before = _loaded()
                 self.play(resume)
                 self.game = self.view.game = None
                 _end_phase(before)
@@ -97,7 +103,7 @@ class App:
     def phase(self, module, fn, *args):
         """module.fn(app, *args), a phase: the modules it loads leave the
         heap when it returns. -> what fn returned."""
-        before = _phase()
+        before = _loaded()
         r = self._call(module, fn, args)
         self.game = self.view.game = None
         _end_phase(before)
@@ -112,13 +118,12 @@ class App:
         key held on this screen does not act on the next."""
         c = self.controls
         c.settle()
-        waited = 0
+        t0 = time.ticks_ms()
         while True:
             ev = c.wait(False)
             if ev in keys:
                 break
-            waited += 20
-            if ms and waited >= ms:
+            if ms and time.ticks_diff(time.ticks_ms(), t0) >= ms:
                 ev = 0
                 break
         c.settle()
@@ -246,7 +251,7 @@ class App:
             ev = c.wait()
             if not ev:
                 continue
-            if ev in (RIGHT, LEFT, UP, DOWN):
+            if ev in _STEPS:
                 self.say("")
                 self.step_cursor(ev)
             elif ev == PLACE:
@@ -323,12 +328,9 @@ class App:
         """Two players: one move. Vs AI: back to before your last move (the
         AI's reply too, if it made one)."""
         g = self.game
-        mine = 0
-        if self.human:
-            for k in range(self.n):
-                if (k & 1) + 1 == self.human:
-                    mine += 1
-        if self.n == 0 or (self.human and mine == 0):
+        # vs AI only your own moves are undone: there is one once the board
+        # holds move 1 (you black) or move 2 (you white)
+        if self.n < (self.human or 1):
             self.say("Nothing to undo", ALERT)
             return
         view = self.view
@@ -360,9 +362,9 @@ class App:
             ev = 0
             while not ev:
                 ev = c.wait(False)
-            if ev in (MENU, RIGHT, DOWN):
+            if ev in _NEXT:
                 k = (k + 1) % len(_PAUSE_ITEMS)
-            elif ev in (LEFT, UP):
+            elif ev in _PREVIOUS:
                 k = (k - 1) % len(_PAUSE_ITEMS)
             elif ev == BACK:
                 k = 0

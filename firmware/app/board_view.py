@@ -5,9 +5,10 @@ step, stone, mark) renders only the cells it touches, each into one
 preallocated buffer that is sent with a single windowed write. A status line
 above the board and a message line below it complete the screen.
 """
+from micropython import const
 from textline import TextLine
 
-N = 15
+N = const(15)
 
 
 def rgb(r, g, b):
@@ -146,12 +147,14 @@ class BoardView:
             self._box(c - 1, c + 1, LAST, True)
         if i == self.cursor:
             self._box(0, p - 1, CURSOR, False)
-        ox, oy = self.origin(i)
-        self.lcd.blit(b, ox, oy, p, p)
+        self.lcd.blit(b, self.x0 + x * p, self.y0 + y * p, p, p)
 
     def _stone(self, fill, edge):
-        b, c, r, row = self._buf, self.c, self.radius, 2 * self.pitch
-        fh, fl, eh, el = fill >> 8, fill & 0xFF, edge >> 8, edge & 0xFF
+        # no assignment of four names: MicroPython builds a tuple for it
+        b, c = self._buf, self.c
+        r, row = self.radius, 2 * self.pitch
+        fh, fl = fill >> 8, fill & 0xFF
+        eh, el = edge >> 8, edge & 0xFF
         for dy in range(-r, r + 1):
             hw = self._half[dy if dy >= 0 else -dy]
             base = (c + dy) * row

@@ -7,16 +7,22 @@ hints name the keys the board has (Controls.keys).
 `choose(app)` is the menu's phase (App.phase): the choices are remembered
 in flash (settings) and set on the app for the next game.
 """
+from micropython import const
 from controls import PLACE, BACK, MENU
 from tilt import RIGHT, LEFT, UP, DOWN
 from textline import TextLine
 from board_view import SCREEN, TEXT, BANNER, BANNER_TEXT, CURSOR, rgb
 import settings as S
-
 from settings import RULES, MODE_NAMES
+
 _DIM = rgb(120, 120, 130)
 
-_MODE, _LEVEL, _RULE, _BLACK, _START = 0, 1, 2, 3, 4
+_MODE = const(0)            # the menu's lines
+_LEVEL = const(1)
+_RULE = const(2)
+_BLACK = const(3)
+_START = const(4)
+_CHANGE = (PLACE, RIGHT, LEFT)  # keys that change a line's choice
 
 
 def _pointer(c):
@@ -153,7 +159,7 @@ class Menu:
                 self._move(-1, v)
             elif ev == PLACE and self.sel == _START:
                 return v
-            elif ev in (PLACE, RIGHT, LEFT) and self.sel != _START:
+            elif ev in _CHANGE and self.sel != _START:
                 self._change(self.sel, v, -1 if ev == LEFT else 1)
                 for k in range(4):
                     self._draw(k, v)
