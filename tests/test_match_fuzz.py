@@ -18,19 +18,18 @@ class FeedRadio:
     """Stands in for the driver: hands the Match the packets we choose."""
 
     def __init__(self):
-        self.rx = bytearray(32)
         self.inbox = []
         self.sent = []
 
     def any(self):
         return bool(self.inbox)
 
-    def recv(self):
+    def recv_into(self, buf):
         p = self.inbox.pop(0)
         n = len(p)
         if n == 0 or n > 32:
             return 0                 # the driver drops bad widths
-        self.rx[:n] = p
+        buf[:n] = p
         return n
 
     def send(self, buf, n=-1):

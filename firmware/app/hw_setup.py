@@ -94,7 +94,9 @@ def make_radio():
     spi = SPI(cfg["spi"], baudrate=cfg.get("baudrate", 4000000),
               sck=Pin(cfg["sck"]), mosi=Pin(cfg["mosi"]), miso=Pin(cfg["miso"]))
     irq = cfg.get("irq")
-    return cls(spi, Pin(cfg["cs"], Pin.OUT), Pin(cfg["ce"], Pin.OUT),
+    # CS starts high (low, it would select the chip), CE low (standby)
+    return cls(spi, Pin(cfg["cs"], Pin.OUT, value=1),
+               Pin(cfg["ce"], Pin.OUT, value=0),
                None if irq is None else Pin(irq, Pin.IN))
 
 

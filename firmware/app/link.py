@@ -93,7 +93,6 @@ class Link:
         self.rand = Rand(seed)
         self.tx = bytearray(32)
         self.rxb = bytearray(32)
-        self.n = 0              # length of the packet in rxb
         self.session = 0
         self.host = False
         self.dest = address(PAIR_LSB)
@@ -200,14 +199,9 @@ class Link:
         for _ in range(4):
             if not r.any():
                 return 0
-            n = r.recv()
-            b = self.rxb
-            rx = r.rx
-            for i in range(n):
-                b[i] = rx[i]
-            if self.check(b, n):
+            n = r.recv_into(self.rxb)
+            if self.check(self.rxb, n):
                 self.stats["received"] += 1
-                self.n = n
                 return n
             self.stats["malformed"] += 1
         return 0

@@ -72,6 +72,13 @@ _MAX_RT = const(0x10)
 _RX_EMPTY = const(0x01)
 _EN_DPL = const(0x04)
 _RF_PWR = const(0x06)       # RF_SETUP bits 2:1; 00 is -18 dBm
+_ALL_PIPES = const(0x3F)    # EN_AA, DYNPD: pipes 0 to 5
+_PIPES_0_1 = const(0x03)    # EN_RXADDR: pipe 0 (ACKs), pipe 1
+_AW_3 = const(0x01)         # SETUP_AW: 3-byte addresses
+_AW_5 = const(0x03)         # 5-byte
+_ARC_CNT = const(0x0F)      # OBSERVE_TX bits 3:0: retransmits of the last packet
+_MAX_CHANNEL = const(125)
+_MAX_PAYLOAD = const(32)
 _LNA_HCURR = const(0x01)    # RF_SETUP bit 0: nRF24L01 LNA gain high (its
                             # reset value; 0 costs 1.5 dB); + : don't care
 
@@ -113,8 +120,8 @@ class NRF24L01:
         self._b1 = bytearray(1)
         self._b2 = bytearray(2)
         self._r2 = bytearray(2)
-        self.rx = bytearray(32)
-        self._tx = bytearray(32)
+        self.rx = bytearray(_MAX_PAYLOAD)
+        self._tx = bytearray(_MAX_PAYLOAD)
         self._txaddr = bytearray(5)     # what TX_ADDR and RX_ADDR_P0 hold
         self._txset = False
         self._views = {}        # see _view
@@ -130,10 +137,10 @@ class NRF24L01:
         self._check(cs, ce)
         self.set_retries(ard_us, arc)                   # refuses before writing
         self._reg_write(_CONFIG, _EN_CRC | _CRCO)       # 2-byte CRC, down
-        self._reg_write(_EN_AA, 0x3F)
-        self._reg_write(_EN_RXADDR, 0x03)
+        self._reg_write(_EN_AA, _ALL_PIPES)
+        self._reg_write(_EN_RXADDR, _PIPES_0_1)
         self._features()
-        self._reg_write(_DYNPD, 0x3F)
+        self._reg_write(_DYNPD, _ALL_PIPES)
         self.set_channel(channel)
         self.set_rf(rate, power)
         self._cmd(_FLUSH_TX)
@@ -141,7 +148,7 @@ class NRF24L01:
         self._reg_write(_STATUS, _RX_DR | _TX_DS | _MAX_RT)
 
     def _check(self, cs, ce):
-        for aw in (0x01, 0x03):        # 3-byte, then 5-byte addresses
+        for aw in (_AW_3, _AW_5):
             self._reg_write(_SETUP_AW, aw)
             got = self._reg_read(_SETUP_AW)
             if got != aw:
@@ -201,13 +208,17 @@ class NRF24L01:
 
     def _reg_write_buf(self, reg, buf):
         rx = self._standby(reg)
-        self._b1[0] = _W_REGISTER | reg
+        self._cmd_buf(_W_REGISTER | reg, buf)
+        if rx:
+            self.ce(1)
+
+    def _cmd_buf(self, cmd, buf):
+        """A command and the bytes of buf."""
+        self._b1[0] = cmd
         self.cs(0)
         self.spi.write(self._b1)
         self.spi.write(buf)
         self.cs(1)
-        if rx:
-            self.ce(1)
 
     def _cmd(self, cmd):
         """One-byte command; returns STATUS."""
@@ -233,7 +244,7 @@ class NRF24L01:
     # ---- configuration ----------------------------------------------------
 
     def set_channel(self, ch):
-        if not 0 <= ch <= 125:
+        if not 0 <= ch <= _MAX_CHANNEL:
             raise ValueError("NRF24L01 channel must be 0..125")
         self._reg_write(_RF_CH, ch)
 
@@ -343,13 +354,9 @@ class NRF24L01:
         A width over 32 is corrupt (datasheet): the RX FIFO is flushed and 0
         returned. Call only when any() is True.
         """
-        self._b2[0] = _R_RX_PL_WID
-        self._b2[1] = _NOP
-        self.cs(0)
-        self.spi.write_readinto(self._b2, self._r2)
-        self.cs(1)
-        n = self._r2[1]
-        if n == 0 or n > 32:
+        # R_RX_PL_WID is a command, but the same transfer as a register read
+        n = self._reg_read(_R_RX_PL_WID)
+        if n == 0 or n > _MAX_PAYLOAD:
             self._cmd(_FLUSH_RX)
             self._reg_write(_STATUS, _RX_DR)
             self.dropped += 1
@@ -363,9 +370,11 @@ class NRF24L01:
         return n
 
     def recv_into(self, buf):
+        """recv(), the payload copied into buf; -> its length."""
         n = self.recv()
+        rx = self.rx
         for i in range(n):
-            buf[i] = self.rx[i]
+            buf[i] = rx[i]
         return n
 
     # ---- sending ----------------------------------------------------------
@@ -374,7 +383,7 @@ class NRF24L01:
         """Load one payload (1..32 bytes) and pulse CE; send_done() tells."""
         if n < 0:
             n = len(buf)
-        if not 1 <= n <= 32 or n > len(buf):
+        if not 1 <= n <= _MAX_PAYLOAD or n > len(buf):
             raise ValueError("NRF24L01 payload must be 1..32 bytes, within buf")
         self._resume = self.listening
         self.ce(0)
@@ -385,11 +394,7 @@ class NRF24L01:
         tx = self._tx
         for i in range(n):
             tx[i] = buf[i]
-        self._b1[0] = _W_TX_PAYLOAD
-        self.cs(0)
-        self.spi.write(self._b1)
-        self.spi.write(self._view(self._tx, n, -n))
-        self.cs(1)
+        self._cmd_buf(_W_TX_PAYLOAD, self._view(self._tx, n, -n))
         self.ce(1)
         time.sleep_us(_T_CE_PULSE)
         self.ce(0)
@@ -402,7 +407,7 @@ class NRF24L01:
         st = self._cmd(_NOP)
         if not st & (_TX_DS | _MAX_RT):
             return None
-        self.retries += self._reg_read(_OBSERVE_TX) & 0x0F
+        self.retries += self._reg_read(_OBSERVE_TX) & _ARC_CNT
         if st & _MAX_RT:
             self._cmd(_FLUSH_TX)
             self.lost += 1
@@ -437,11 +442,7 @@ class NRF24L01:
         self._power_up(False)
         self._reg_write(_STATUS, _RX_DR | _TX_DS | _MAX_RT)
         self._cmd(_FLUSH_TX)
-        self._b1[0] = _W_TX_PAYLOAD
-        self.cs(0)
-        self.spi.write(self._b1)
-        self.spi.write(b"\x00")
-        self.cs(1)
+        self._cmd_buf(_W_TX_PAYLOAD, b"\x00")
         # CE held high, not pulsed: TX starts once the oscillator is up even
         # if that takes longer than 4.5 ms; MAX_RT (or an empty FIFO after
         # TX_DS) ends it, one packet only. The wait is counted in polls, not
