@@ -41,10 +41,11 @@ def main():
         except Exception as e:      # not KeyboardInterrupt: Ctrl-C reaches the REPL
             # a firmware fault: say so, then start again (the save resumes)
             sys.print_exception(e)  # the traceback, with lines, on the console
-            e = "%s: %s" % (type(e).__name__, e)
-            print("gomoku:", e)
+            msg = "%s: %s" % (type(e).__name__, e)
+            e = None                # the exception, and its frames, freed
+            print("gomoku:", msg)
             try:
-                show_note(a, "Error (%s). The game restarts." % e)
+                show_note(a, "Error (%s). The game restarts." % msg)
             except Exception:
                 time.sleep_ms(2000)
             if _UNLOAD:

@@ -94,7 +94,8 @@ def test_a_busy_spell_counts_neither_to_a_repeat_nor_to_a_long_press():
     pad.release("up")
     pad, keys = fresh()             # key steering: place held is a stone
     c = controls.Controls(types.SimpleNamespace(
-        poll=keys.poll, is_held=keys.is_held, names=("place", "back")))
+        poll=keys.poll, is_held=keys.is_held, clear=keys.clear,
+        names=("place", "back")))
     pad.press("place")
     c.wait()
     c.wait()

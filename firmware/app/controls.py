@@ -23,7 +23,6 @@ MENU = const(7)
 _NAMES = {"place": PLACE, "press": PLACE, "back": BACK, "menu": MENU,
           "extra": BACK, "up": UP, "down": DOWN, "left": LEFT,
           "right": RIGHT}
-_DIRS = (("up", UP), ("down", DOWN), ("left", LEFT), ("right", RIGHT))
 _REPEAT_FIRST = const(400)
 _REPEAT_MS = const(110)
 LONG_MS = const(500)
@@ -38,7 +37,8 @@ class Controls:
         names = getattr(buttons, "names", ())
         self.joystick = "up" in names
         self.steer = tilt is None and not self.joystick
-        self._rep_ev = 0
+        self._rep_ev = 0            # the direction held, and its key's name
+        self._rep_name = None
         self._rep_due = 0
         self._held = None           # key steering: the key held, and since
         self._held_at = 0
@@ -76,12 +76,13 @@ class Controls:
             ev = _NAMES.get(name, 0)
             if 0 < ev <= DOWN:     # RIGHT, LEFT, UP, DOWN are 1..4
                 self._rep_ev = ev
+                self._rep_name = name
                 self._rep_due = time.ticks_add(now, _REPEAT_FIRST)
             if ev:
                 return ev
         if self._rep_ev:
             ev = self._rep_ev
-            if not self._down(ev):
+            if not self.buttons.is_held(self._rep_name):
                 self._rep_ev = 0
             elif time.ticks_diff(now, self._rep_due) >= 0:
                 self._rep_due = time.ticks_add(now, _REPEAT_MS)
@@ -110,15 +111,6 @@ class Controls:
             return ev
         return 0
 
-    def _down(self, ev):
-        for name, e in _DIRS:
-            if e == ev:
-                try:
-                    return self.buttons.is_held(name)
-                except (KeyError, ValueError):
-                    return False
-        return False
-
     def wait(self, steer=True):
         """Sleep one poll period, then poll (steer=False: keys plainly)."""
         time.sleep_ms(POLL_MS)
@@ -129,7 +121,6 @@ class Controls:
         menu: a tilt carried in steps nothing until the device is level."""
         self._rep_ev = 0
         self._held = None
-        if hasattr(self.buttons, "clear"):
-            self.buttons.clear()    # no presses queued while busy
+        self.buttons.clear()        # no presses queued while busy
         if self.tilt is not None:
             self.tilt.reset(menu)

@@ -1,14 +1,18 @@
 """The ways into a wireless match from the app: host or join one, or take up
-the one saved. Loaded only for them, and the match's own modules (wireless,
-match, link, the radio driver) only once a match starts, so a game against
-the AI or a friend never holds radio code.
+the one saved. Loaded only for them. The match's own modules (wireless,
+match, link, the radio driver) load once a match starts, and match and link
+also at boot to check a saved match: a game against the AI or a friend
+never holds radio code.
 """
 import sys
+from micropython import const
 import savegame
 import saveread
 from settings import rule_name
 from controls import PLACE, BACK, MENU
 import notes
+
+_SAVE_MAX = const(300)      # bytes read: a match's snapshot is at most 244
 
 
 def check_snapshot(blob):
@@ -21,7 +25,7 @@ def check_snapshot(blob):
 def offer_saved(app):
     """At boot: a saved match, if there is one, to resume or forget."""
     blob = saveread.recover(savegame.MATCH_TMP, savegame.MATCH,
-                            check_snapshot, 300)
+                            check_snapshot, _SAVE_MAX)
     if blob is None:
         return
     try:

@@ -28,8 +28,7 @@ RULE_NAMES = ("Freestyle", "Exactly five", "Renju")
 MODE_NAMES = ("vs AI", "2 players", "Wireless")
 RENJU = 4
 
-BLACK_HUMAN = 0     # vs AI: the player takes black; otherwise the AI does
-BLACK_AI = 1
+BLACK_HUMAN = 0     # vs AI: the player takes black (1: the AI does)
 
 
 def rule_name(rule):

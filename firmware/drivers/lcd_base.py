@@ -93,7 +93,6 @@ class LCD:
         self._cmd = bytearray(1)
         self._par = bytearray(4)
         self._par1 = memoryview(self._par)[:1]
-        self._par2 = memoryview(self._par)[:2]
         cs.init(cs.OUT, value=1)
         dc.init(dc.OUT, value=0)
         if bl is not None:

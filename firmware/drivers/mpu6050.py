@@ -5,6 +5,7 @@
 
     imu = MPU6050(i2c, addr=0x68, dps=250, g=2)
     rates = [0, 0, 0]
+    acc = [0, 0, 0]
     imu.read_rates(rates)       # x, y, z in millidegrees per second
     imu.read_accel(acc)         # x, y, z in milli-g
     imu.read_all(acc, rates)    # both from one 14-byte burst
