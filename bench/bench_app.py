@@ -150,7 +150,8 @@ def spi_and_latency():
                     seen.append(now_us)
             sim_clock.add_hook(watch)
             rig.count_spi()
-            assert rig.run(s.end()) == "end"
+            r = rig.run(s.end())
+            assert r == "end", r
         finally:
             os.chdir(old)
     b = rig.bytes_at

@@ -146,6 +146,13 @@ def test_esp32_without_gyro_steers_by_keys_on_the_unix_port(tmp_path):
     assert [i for i in range(225) if got[i] == bv.WHITE] == [9 * 15 + 8]
 
 
+# How far apart two heap peaks of the same game may lie: the least of three
+# runs still differs by up to about 1.4 KB with the heap's layout (see
+# heap_peak); the script's length and the rig's names, which the two tests
+# below guard against, moved it by 8 and 14 KB.
+PEAK_NOISE = 2048
+
+
 def heap_peak(events, flash, names=0):
     """The rig's heap peak for `events`, as bench_app takes it, after the rig
     has interned `names` names of its own: the least of three runs, the
@@ -191,7 +198,7 @@ def test_the_heap_peak_is_the_firmwares_however_long_the_script(tmp_path):
     tilts that move nothing) peaks the same."""
     short = heap_peak(two_player_game(0), tmp_path / "short")
     padded = heap_peak(two_player_game(200), tmp_path / "padded")
-    assert abs(padded - short) < 1024, (short, padded)
+    assert abs(padded - short) < PEAK_NOISE, (short, padded)
 
 
 def test_the_heap_peak_is_the_firmwares_however_many_names_the_rig_interned(tmp_path):
@@ -202,7 +209,7 @@ def test_the_heap_peak_is_the_firmwares_however_many_names_the_rig_interned(tmp_
     rig, the same game peaks the same."""
     plain = heap_peak(two_player_game(), tmp_path / "plain")
     named = heap_peak(two_player_game(), tmp_path / "named", names=400)
-    assert abs(named - plain) < 1024, (plain, named)
+    assert abs(named - plain) < PEAK_NOISE, (plain, named)
 
 
 def test_the_heap_peak_is_the_firmwares_wherever_its_flash_folder_is(tmp_path):
@@ -211,7 +218,9 @@ def test_the_heap_peak_is_the_firmwares_wherever_its_flash_folder_is(tmp_path):
     same game peaks the same."""
     near = heap_peak(two_player_game(), tmp_path / "f")
     far = heap_peak(two_player_game(), tmp_path / ("f" * 100))
-    assert abs(far - near) < 1024, (near, far)
+    # counted, the names would add 2.5 KB; the layout alone moves the peak
+    # by about 1.2 KB either way (PEAK_NOISE)
+    assert far - near < 1024, (near, far)
 
 
 def test_leave_free_fills_the_heap_but_the_room_asked(tmp_path):

@@ -121,12 +121,13 @@ def test_app_heap_is_the_most_of_its_shifted_runs(monkeypatch, capsys):
     assert len(shifts) == len(bench_app.SHIFTS) == 3
 
 
-@pytest.mark.parametrize("res", [{"r": "timeout"}, {"used": ["candscan", "vcf"]},
-                                 {"pools": 8}])
-def test_app_heap_refuses_a_game_that_did_not_end_or_ran_another_level(monkeypatch, res):
+@pytest.mark.parametrize("res, why", [({"r": "timeout"}, "timeout"),
+                                      ({"used": ["candscan", "vcf"]}, "vcf"),
+                                      ({"pools": 8}, "a pool for names")])
+def test_app_heap_refuses_a_game_that_did_not_end_or_ran_another_level(monkeypatch, res, why):
     """...or one in which a pool for names was allocated: its whole size
     would be in the peak, however few names filled the last one."""
-    with pytest.raises(AssertionError):
+    with pytest.raises(AssertionError, match=why):
         _app_heap(monkeypatch, 1, peak=1000, **res)
 
 
@@ -149,7 +150,7 @@ ONE_STEP = {"c0": 0, "c1": 100, "c2": 200, "p1": 1200, "c3": 1300, "p2": 2300}
 
 
 def test_app_spi_figures_refuse_a_run_that_did_not_reach_its_end(monkeypatch):
-    with pytest.raises(AssertionError):
+    with pytest.raises(AssertionError, match="timeout"):
         spi_run(monkeypatch, ONE_STEP, "timeout")
 
 
@@ -201,7 +202,7 @@ def test_build_measure_refuses_a_pool_for_names_allocated_in_the_boot(monkeypatc
     assert grown != GOOD_BOOT
     monkeypatch.setattr(bench_build.subprocess, "run", lambda *a, **kw: SimpleNamespace(
         returncode=0, stdout=grown, stderr=""))
-    with pytest.raises(AssertionError):
+    with pytest.raises(AssertionError, match="a pool for names"):
         bench_build.measure(tmp_path)
 
 
@@ -307,7 +308,7 @@ def test_display_figures_fail_when_the_model_saw_a_wrong_command(monkeypatch, ca
 
     monkeypatch.setattr(bench_display.st7789_model, "ST7789Model", Noted)
     try:
-        with pytest.raises(AssertionError):
+        with pytest.raises(AssertionError, match="a command during reset"):
             bench_display.figures("st7789")
     finally:
         bench_display.machine.set_trace(None)

@@ -16,19 +16,30 @@ OWNER = "candscan"
 
 
 def consts(path):
-    """{name: value} of the module's top-level `_NAME = const(<int>)`."""
+    """{name: value} of the module's top-level `_NAME = const(<int>)`, and
+    of `_NAME = <int>` (a slot declared without const() is still one)."""
     out = {}
     for st in ast.parse(path.read_text()).body:
-        if (isinstance(st, ast.Assign) and len(st.targets) == 1
-                and isinstance(st.targets[0], ast.Name)
-                and isinstance(st.value, ast.Call)
-                and getattr(st.value.func, "id", None) == "const"):
-            out[st.targets[0].id] = ast.literal_eval(st.value.args[0])
+        if not (isinstance(st, ast.Assign) and len(st.targets) == 1
+                and isinstance(st.targets[0], ast.Name)):
+            continue
+        v = st.value
+        if isinstance(v, ast.Call) and getattr(v.func, "id", None) == "const":
+            v = v.args[0]
+        if isinstance(v, ast.Constant) and type(v.value) is int:
+            out[st.targets[0].id] = v.value
     return out
 
 
 def modules():
     return sorted(ENGINE.glob("*.py"))
+
+
+def sharers():
+    """The modules besides candscan that declare any of its names."""
+    own = set(consts(ENGINE / (OWNER + ".py")))
+    return [p for p in modules()
+            if p.stem != OWNER and own & set(consts(p))]
 
 
 def slot_names():
@@ -52,11 +63,22 @@ def test_candscan_names_each_slot_and_status_once():
     assert max(slots) < size
 
 
-@pytest.mark.parametrize("path", modules(), ids=lambda p: p.stem)
+def test_the_searches_share_candscans_names():
+    assert {p.stem for p in sharers()} >= {"deepsearch", "movepick", "search",
+                                          "vcf", "vct"}
+
+
+@pytest.mark.parametrize("path", sharers(), ids=lambda p: p.stem)
 def test_shared_names_have_candscan_values(path):
     own = consts(ENGINE / (OWNER + ".py"))
     shared = {k: v for k, v in consts(path).items() if k in own}
     assert shared == {k: own[k] for k in shared}
+
+
+@pytest.mark.parametrize("path", modules(), ids=lambda p: p.stem)
+def test_every_slot_a_module_reads_it_declares(path):
+    used = set(re.findall(r"\b(?:_g|G)\[(_[A-Z][A-Z0-9_]*)\]", path.read_text()))
+    assert used <= set(consts(path))
 
 
 @pytest.mark.parametrize("path", modules(), ids=lambda p: p.stem)

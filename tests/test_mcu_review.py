@@ -143,11 +143,10 @@ def test_qemu_dying_mid_command_is_reported_at_once():
         proc = board.proc
         killer = threading.Timer(0.5, proc.kill)
         killer.start()
-        t0 = time.monotonic()
+        # not detected, the wait would end in "timeout waiting for ..."
         with pytest.raises(mcu.LinkError, match="qemu exited"):
             board.exec("for i in range(10**8):pass", timeout=20)
         killer.join()
-        assert time.monotonic() - t0 < 10
 
 
 class _Proc:

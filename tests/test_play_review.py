@@ -139,6 +139,7 @@ def test_ctrl_c_ends_the_game_quietly():
         while want not in seen and time.monotonic() < end:
             if select.select([p.stdout], [], [], 0.05)[0]:
                 seen += os.read(p.stdout.fileno(), 4096)
+        assert want in seen, seen           # the question is up: Ctrl-C now
         p.send_signal(signal.SIGINT)
         rest, err = p.communicate(timeout=60)
         assert p.returncode == 0 and b"Traceback" not in err, err

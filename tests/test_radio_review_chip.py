@@ -86,6 +86,7 @@ def test_retries_count_arc_cnt_not_plos_cnt():
     assert ma.regs[N.OBSERVE_TX] >> 4 == 1
     b.start_listening()
     assert a.send(b"acked") is True and a.retries == 5
+    assert ma.regs[N.OBSERVE_TX] >> 4 == 1          # still counts the lost one
 
 
 def test_a_send_with_the_irq_wire_missing_gives_up_after_100_ms():

@@ -69,8 +69,8 @@ def test_ref_alphabeta_makes_five_on_every_line_and_with_six(line, point):
     grid = grid_with(line)
     assert ra.makes_five(grid, *point, 1)
     assert not ra.makes_five(grid, *point, 2)
-    grid[line[0][1]][line[0][0]] = 2            # one stone short
-    assert not ra.makes_five(grid, *point, 1) or len(line) == 5
+    grid[line[0][1]][line[0][0]] = 2            # one stone short; the six
+    assert ra.makes_five(grid, *point, 1) == (len(line) == 5)   # keeps five
 
 
 def test_ref_alphabeta_candidates_are_the_empty_points_next_to_a_stone():
