@@ -28,7 +28,7 @@ times in milliseconds of simulated time since power-on:
                        # arrow keys do this); lean 0 0 levels it
     shot start.png     # PNG of the screen (relative to the shots dir)
     reset              # machine.reset(): main.py starts again; flash and chips keep state
-    await Your turn    # until a line on the screen shows this text (at most
+    await to move      # until a line on the screen shows this text (at most
                        # AWAIT_MS); later lines count their time from then;
                        # the rest of the screen may still be drawing: a
                        # shot that needs it whole waits first (wait 50)

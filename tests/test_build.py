@@ -562,6 +562,27 @@ def test_make_repl_goes_through_the_port_check():
             if "repl" in ln][-1] == ["tools/repl.py", "--port", "/dev/ttyUSB0"]
 
 
+@pytest.mark.parametrize("refuses, says", [
+    ("*version_info*", "is not Python 3.11 to 3.13"),
+    ("*ensurepip*", "apt-get install python3-venv"),
+])
+def test_make_venv_names_what_the_python_lacks(tmp_path, refuses, says):
+    """A Python the pinned packages have no wheels for, or one without its
+    venv module (Debian's own, without python3-venv): make says so, and
+    leaves no half-made .venv behind."""
+    for name in ("Makefile", "requirements.txt"):
+        shutil.copy(ROOT / name, tmp_path / name)
+    py = tmp_path / "python-stand-in"
+    py.write_text('#!/bin/sh\ncase "$*" in %s) exit 1;; esac\nexec %s "$@"\n'
+                  % (refuses, sys.executable))
+    py.chmod(0o755)
+    proc = subprocess.run(["make", "venv", "PYTHON=" + str(py)],
+                          capture_output=True, text=True, cwd=str(tmp_path))
+    assert proc.returncode != 0
+    assert says in proc.stderr, proc.stderr
+    assert not (tmp_path / ".venv").exists()
+
+
 def check_game(out, board, expected):
     assert built_device.lines_with(out, "BOARD") == [board]
     assert built_device.lines_with(out, "RESULT") == ["end"]

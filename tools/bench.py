@@ -36,7 +36,7 @@ def main(argv=()):
     argparse.ArgumentParser(
         description=__doc__.split("\n\n")[0],
         epilog="One area alone: .venv/bin/python bench/bench_<area>.py "
-               "(about 40 minutes in all; most of it is bench_ai)").parse_args(argv)
+               "(about an hour in all; most of it is bench_ai)").parse_args(argv)
     failed = []
     for script in sorted((ROOT / "bench").glob("bench_*.py")):
         print("== %s" % script.stem, flush=True)

@@ -12,7 +12,8 @@ boot (firmware-microbit-micropython), changed in three places only:
   (the firmware's own compiler version) and frozen by tools/freeze.py;
 - inc/genhdr/qstrdefs.generated.h: the names the engine adds, so none is
   interned on the heap;
-- inc/microbit/mpconfigport.h: MICROPY_MODULE_FROZEN_MPY on.
+- inc/microbit/mpconfigport.h: MICROPY_MODULE_FROZEN_MPY on, and
+  MICROPY_STACKLESS (Python calls on the heap, not the C stack).
 
     python3 tools/mcu_firmware.py        # -> build/mcu-firmware/engine.hex
     python3 tools/mcu_firmware.py game --level 2 --rule 4    # a game on it, as JSON
