@@ -48,6 +48,21 @@ def install():
     _installed = True
 
 
+def save_screen(device, folder):
+    """Save the device's screen as the first free screen-NNN.png in
+    folder; return its path. An earlier session's shots, and those of a
+    second simulator saving there (make sim-pair), are kept."""
+    n = 1
+    while True:
+        path = os.path.join(folder, "screen-%03d.png" % n)
+        try:
+            open(path, "x").close()     # the name is ours before we write
+        except FileExistsError:
+            n += 1
+        else:
+            return device.screenshot(path)
+
+
 def _load_shim_time():
     # shims/time.py cannot be imported as `time` on CPython (built in), so
     # load it under another name.

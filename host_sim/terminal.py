@@ -23,6 +23,7 @@ import sys
 import time
 
 import sim_clock
+from host_sim import save_screen
 
 _TILT_DEG = 20.0
 _KEY_HOLD_S = 0.25      # a terminal sends no key-up: a tilt this long is
@@ -239,6 +240,21 @@ def overlay(grid, texts, sx, sy, fw=6, fh=8):
             grid[mid][c0 + k] = [ch, fg, bg]
 
 
+def escape_end(data, i):
+    """Where the escape sequence at data[i] ends: after its final byte
+    (0x40-0x7E, ECMA-48) for ESC [ (CSI) or ESC O (SS3, arrows in
+    application mode), after the ESC for a lone one; None if data ends
+    first."""
+    if i + 1 == len(data):
+        return None
+    if data[i + 1] not in "[O":
+        return i + 1
+    for j in range(i + 2, len(data)):
+        if "@" <= data[j] <= "~":
+            return j + 1
+    return None
+
+
 class TerminalView:
     def __init__(self, device, out=None, keys=True, shots_dir="."):
         self.device = device
@@ -248,7 +264,7 @@ class TerminalView:
         self._version = -1
         self._last = 0.0
         self._tilt_until = 0         # device us: the tilt ends
-        self._shot = 0
+        self._escape = ""           # an escape sequence a read cut
         self._old = None
         self._size = None
         self._lines = None          # what the terminal shows now
@@ -301,34 +317,42 @@ class TerminalView:
     def _keys(self):
         if not self.keys:
             return
+        came = False
         while select.select([sys.stdin], [], [], 0)[0]:
             data = os.read(sys.stdin.fileno(), 64)
             if not data:
                 return
+            came = True
             self._handle(data.decode("latin-1"))
+        if not came:
+            self._keys_paused()
+
+    def _keys_paused(self):
+        """A poll found no keys: an escape sequence still unfinished was
+        Esc pressed alone (no key here) or one cut short: dropped."""
+        self._escape = ""
 
     def _handle(self, data):
         d = self.device
         names = d.buttons.pins
+        data = self._escape + data
+        self._escape = ""
         i = 0
         while i < len(data):
             ch = data[i]
-            if ch == "\x1b" and i + 2 < len(data) and data[i + 1] in "[O":
-                # CSI or SS3 (arrows in application mode): ESC [ params final
-                j = i + 2
-                while j < len(data) and not "@" <= data[j] <= "~":
-                    j += 1
-                final = data[j] if j < len(data) else ""
-                i = j + 1
+            if ch == "\x1b":
+                end = escape_end(data, i)
+                if end is None:         # cut by the read: the rest comes
+                    self._escape = data[i:]     # with the next one
+                    return
+                final = data[end - 1] if end - i > 2 else ""  # Esc alone
                 arrow = {"A": "up", "B": "down", "C": "right",
                          "D": "left"}.get(final)
                 if arrow in names:
                     d.tap(arrow, 80)        # the joystick: one step a press
                 elif arrow:
                     self.tilt(arrow)
-                continue
-            if ch == "\x1b":
-                i += 1          # a lone Esc (or a cut sequence): nothing
+                i = end
                 continue
             i += 1
             name = {"\r": "place", "\n": "place", " ": "place",
@@ -340,10 +364,7 @@ class TerminalView:
             elif ch.lower() in _WASD and ch.isalpha():
                 self.tilt(_WASD[ch.lower()])
             elif ch in "pP":
-                self._shot += 1
-                path = os.path.join(self.shots_dir, "screen-%03d.png" % self._shot)
-                d.screenshot(path)
-                self.message = "saved " + path
+                self.message = "saved " + save_screen(d, self.shots_dir)
                 self._version = -1      # redraw: the message line changed
             elif ch in "qQ\x03":
                 d.stop()

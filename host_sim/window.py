@@ -10,6 +10,7 @@ forward); letting go levels it.
 import os
 
 import sim_clock
+from host_sim import save_screen
 
 _TILT_DEG = 20.0
 _DRAG_DEG_PER_PX = 0.25
@@ -24,6 +25,11 @@ _BUTTON_TEXT = {"place": ("A place", "Enter"), "back": ("B back", "Bksp"),
                 "menu": ("X menu", "M"), "extra": ("Y", "E"),
                 "up": ("^", "I"), "down": ("v", "K"), "left": ("<", "J"),
                 "right": (">", "L"), "press": ("o", "O")}
+# a button's keys on the help line, for a board that has it
+_BUTTON_HELP = (("up", "IJKL: joystick"), ("press", "O: press"),
+                ("place", "Enter: place"), ("back", "Bksp: back"),
+                ("menu", "M: menu"), ("extra", "E: extra"))
+_LINE_H = 20
 
 
 def display_available():
@@ -36,6 +42,26 @@ def display_available():
     if os.name == "nt" or os.uname().sysname == "Darwin":
         return True
     return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
+def help_line(names, tilt):
+    """The keys of this board's buttons, the tilt's if it has a
+    gyroscope, and those of the window itself."""
+    hints = ["arrows/drag: tilt"] if tilt else []
+    hints += [hint for name, hint in _BUTTON_HELP if name in names]
+    return "  ".join(hints + ["P: PNG", "Esc: quit"])
+
+
+def wrap(text, width, text_width):
+    """text in lines no wider than width (as text_width measures them),
+    broken between its hints, two spaces apart; a longer hint stays whole."""
+    lines = []
+    for hint in text.split("  "):
+        if lines and text_width(lines[-1] + "  " + hint) <= width:
+            lines[-1] += "  " + hint
+        else:
+            lines.append(hint)
+    return lines
 
 
 def layout(names, lcd_w, lcd_h, scale, margin=16):
@@ -59,7 +85,8 @@ def layout(names, lcd_w, lcd_h, scale, margin=16):
         col, row = i % 2, i // 2
         rects[name] = (right - (2 - col) * (kw + 6), top + row * (size + 8),
                        kw, size)
-    height = top + 3 * (size + 4) + margin + 40      # and two status lines
+    # and three status lines: the tilt, the help in one or two
+    height = top + 3 * (size + 4) + margin + 3 * _LINE_H
     width = max(screen[0] + screen[2] + margin, 3 * (size + 4) + 2 * (kw + 6)
                 + 3 * margin)
     return screen, rects, (width, height)
@@ -96,8 +123,7 @@ class WindowView:
         self.keys_tilt = set()
         self.drag = None
         self._last = 0.0
-        self._shot = 0
-        self.message = "arrows/drag: tilt  Enter: place  Bksp: back  M: menu  P: PNG"
+        self.message = help_line(device.buttons.pins, self.hand is not None)
         self._keymap = {
             pygame.K_RETURN: "place", pygame.K_KP_ENTER: "place",
             pygame.K_SPACE: "place", pygame.K_BACKSPACE: "back",
@@ -141,10 +167,7 @@ class WindowView:
         return x <= pos[0] < x + w and y <= pos[1] < y + h
 
     def save_png(self):
-        self._shot += 1
-        path = os.path.join(self.shots_dir, "screen-%03d.png" % self._shot)
-        self.device.screenshot(path)
-        self.message = "saved " + path
+        self.message = "saved " + save_screen(self.device, self.shots_dir)
 
     def events(self):
         pg = self.pg
@@ -210,10 +233,17 @@ class WindowView:
             tilt = "tilt right %+.0f\u00b0 forward %+.0f\u00b0" % (r, f)
         else:
             tilt = "no gyroscope"
-        for k, line in enumerate((tilt, self.message)):
+        lines = [tilt] + self.message_lines()
+        for k, line in enumerate(lines):
             t = self.font.render(line, True, _LABEL)
-            self.win.blit(t, (x, self.win.get_height() - 42 + 20 * k))
+            self.win.blit(t, (x, self.win.get_height() - 3 * _LINE_H - 2
+                              + _LINE_H * k))
         pg.display.flip()
+
+    def message_lines(self):
+        """The help (or what P saved) in lines that fit the window."""
+        width = self.win.get_width() - 2 * self.screen_rect[0]
+        return wrap(self.message, width, lambda t: self.font.size(t)[0])
 
     def _hook(self, now_us):
         import time
