@@ -27,12 +27,12 @@ ROOT = host_sim.ROOT
 
 def board_module(name):
     host_sim.install()
-    try:
-        return __import__("board_" + name)
-    except ImportError:
-        have = sorted(f[6:-3] for f in os.listdir(os.path.join(ROOT, "boards"))
-                      if f.startswith("board_") and f.endswith(".py"))
+    have = sorted(f[6:-3] for f in os.listdir(os.path.join(host_sim.ROOT,
+                                                           "boards"))
+                  if f.startswith("board_") and f.endswith(".py"))
+    if name not in have:
         raise SystemExit("no board %r (have: %s)" % (name, ", ".join(have)))
+    return __import__("board_" + name)     # its own errors, as they are
 
 
 def port(text):
@@ -81,8 +81,9 @@ def parse(argv):
     p.add_argument("--trace", metavar="FILE",
                    help="bus trace: one JSON line per SPI/I2C transaction")
     p.add_argument("--flash", metavar="DIR",
-                   help="the device's flash (save files); default "
-                        "build/flash-<board>")
+                   help="the device's flash (save files), for one "
+                        "simulator at a time; default build/flash-<board> "
+                        "(build/flash-<board>-<port> with --udp)")
     p.add_argument("--erase", action="store_true",
                    help="start from an empty flash: remove the firmware's "
                         "files (gomoku.*) from the flash dir first, so a "
@@ -111,6 +112,20 @@ def erase(flash):
         path = os.path.join(flash, name)
         if name.startswith("gomoku.") and os.path.isfile(path):
             os.remove(path)
+
+
+def hold_flash(flash):
+    """Lock the flash folder for this process (the lock goes with it): two
+    simulators on one folder would overwrite each other's saves."""
+    import fcntl
+    f = open(os.path.join(flash, ".host_sim.lock"), "w")
+    try:
+        fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        f.close()
+        raise SystemExit("--flash %s: another simulator is using it (give "
+                         "each its own --flash DIR)" % flash) from None
+    return f
 
 
 def choose(args):
@@ -148,7 +163,11 @@ def main(argv=None):
             "headless needs --script FILE or --until MS" if args.headless else
             "no display and no terminal to draw on: run it in a terminal "
             "(or pass --terminal), or --headless with --script FILE or --until MS")
-    flash = args.flash or os.path.join(ROOT, "build", "flash-" + board.NAME)
+    if args.peer and args.udp is None:
+        raise SystemExit("--peer needs --udp PORT")
+    # a handheld of its own for each simulator of a UDP pair
+    flash = args.flash or os.path.join(ROOT, "build", "flash-" + board.NAME + (
+        "" if args.udp is None else "-%d" % args.udp))
     shots = os.path.abspath(args.shots or ".")
     for opt, path in (("--shots", shots), ("--flash", flash)):
         try:
@@ -157,6 +176,16 @@ def main(argv=None):
             raise SystemExit("%s %s: a file, not a folder" % (opt, path)) from None
         except OSError as e:
             raise SystemExit("%s %s: %s" % (opt, path, e.strerror or e))
+    lock = hold_flash(flash)
+    try:
+        return run(args, board, script, mode, flash, shots)
+    finally:
+        lock.close()
+
+
+def run(args, board, script, mode, flash, shots):
+    """The simulator, its arguments checked and its flash folder held."""
+    from host_sim import device
     medium = None
     if args.udp is not None:
         from host_sim import radio_medium
@@ -165,11 +194,12 @@ def main(argv=None):
         except OSError as e:
             raise SystemExit("--udp %d: %s (another simulator still running "
                              "on it?)" % (args.udp, e.strerror or e))
-    elif args.peer:
-        raise SystemExit("--peer needs --udp PORT")
     if args.erase:
         erase(flash)
     dev = device.Device(board, os.path.abspath(flash), medium=medium)
+    if args.udp is not None:        # two chips of one make differ in theirs
+        import machine
+        machine.set_unique_id(b"SIMUDP" + args.udp.to_bytes(2, "big"))
     dev.shots_dir = shots       # a script's `shot` lands here in every view
     if args.trace:
         try:
@@ -212,6 +242,8 @@ def main(argv=None):
         raise SystemExit("script: %s" % e)
     finally:
         dev.close()
+        if medium is not None:
+            medium.close()
     for e in (dev.lcd.errors if dev.lcd else [])[:5]:
         print("lcd:", e, file=sys.stderr)
     return 0

@@ -41,6 +41,7 @@ from inside the firmware's next sleep and caught by `run`.
 import json
 import math
 import os
+import random
 import sys
 
 import host_sim
@@ -49,6 +50,7 @@ host_sim.install()
 import machine  # noqa: E402
 import sim_clock  # noqa: E402
 
+_RANDOM_SEED = 0x5EED
 FIRMWARE_DIRS = tuple(os.path.normcase(p) for p in host_sim.FIRMWARE_PATH)
 
 
@@ -231,6 +233,10 @@ class Device:
                  radio=True, lcd=True, irq_wire=True):
         machine.forget_all()
         sim_clock.reset()
+        # MicroPython seeds `random` at boot (the match's session ids mix
+        # it in): here from a constant, so a run on the virtual clock
+        # repeats exactly
+        random.seed(_RANDOM_SEED)
         self.board = board_module
         if flash_dir is None:       # never the caller's cwd: a fresh flash
             import tempfile
@@ -459,7 +465,7 @@ class Device:
             self._watch(script, k + 1, t0_us + ev[0] * 1000)
         elif k >= 0:
             sim_clock.call_at(t0_us + _end(events, script.parts[k][2]) * 1000,
-                              self.stop)
+                              self._stopper())
 
     def _watch(self, script, k, from_us):
         """From from_us, look at the screen every 50 ms (when it changed)
@@ -499,7 +505,11 @@ class Device:
         return [t[2] for t in read_text(im.tobytes(), im.width, im.height)]
 
     def _event(self, ev):
+        run = self._runs_ended          # an event left over from an earlier
+                                        # run (stopped early) does nothing
         def fire():
+            if self._runs_ended != run:
+                return
             if ev[1] == "reset":
                 self._pending_reset = True
                 return
@@ -518,6 +528,15 @@ class Device:
         """End the run at the firmware's next sleep."""
         self._done = True
 
+    def _stopper(self):
+        """stop, for the clock: only in the run it was set in."""
+        run = self._runs_ended
+
+        def stop():
+            if self._runs_ended == run:
+                self._done = True
+        return stop
+
     def run(self, script=None, until_ms=None, shots_dir=None, main=None):
         """Run firmware main.main() until the script ends (or until_ms,
         or stop()); a scripted `reset` restarts it. -> the end time (ms)."""
@@ -533,7 +552,7 @@ class Device:
         if until_ms is not None:
             end = until_ms if end is None else min(end, until_ms)
         if end is not None:
-            sim_clock.call_at(end * 1000, self.stop)
+            sim_clock.call_at(end * 1000, self._stopper())
         sys.modules["board"] = self.board
         cwd = os.getcwd()
         os.makedirs(self.flash_dir, exist_ok=True)

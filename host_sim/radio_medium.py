@@ -186,6 +186,10 @@ class UdpMedium(Medium):
         self.stats["foreign"] = 0
         sim_clock.add_hook(self._hook)
 
+    def close(self):
+        """Give the port back."""
+        self.sock.close()
+
     def install_hook(self):
         """Again after a sim_clock.reset() (which forgets hooks)."""
         sim_clock.add_hook(self._hook)

@@ -184,7 +184,7 @@ def test_udp_medium_made_before_the_device_still_serves_its_peer(tmp_path):
         assert reply == {"k": "a", "id": "7:1", "ack": None}    # not heard
     finally:
         peer.close()
-        medium.sock.close()
+        medium.close()
 
 
 def test_a_failed_event_stops_the_run_there_and_the_next_run_is_clean(

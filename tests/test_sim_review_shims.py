@@ -236,3 +236,102 @@ def test_pwm_duty_zero_holds_the_pin_low():
     assert machine.pin_level(13) == 0
     pwm.duty_u16(30000)
     assert machine.pin_level(13) == 1 and pwm.duty_u16() == 30000
+
+
+# ---- what a board does that the simulator did otherwise -------------------
+
+@pytest.mark.parametrize("call", [lambda: time.sleep_ms(1.5),
+                                  lambda: time.sleep_us(2.5),
+                                  lambda: time.ticks_add(time.ticks_ms(), 2.5),
+                                  lambda: time.ticks_diff(1.0, 0)])
+def test_time_takes_no_float_where_micropython_takes_none(call):
+    """`sleep_ms(ms / 2)` raises TypeError on a board: it must here too,
+    not pass in the simulator and crash on the handheld."""
+    with pytest.raises(TypeError, match="can't convert float to int"):
+        call()
+
+
+def test_an_output_pin_never_written_drives_low():
+    """Pin(n, Pin.OUT) without value= drives its latch, 0 after a reset on
+    rp2 and esp32 (a chip select left so selects its chip); it read as the
+    pull-up here, and toggle() then did nothing."""
+    machine.forget_all()
+    p = machine.Pin(13, machine.Pin.OUT)
+    assert p.value() == 0
+    p.toggle()
+    assert p.value() == 1
+    assert machine.Pin(14, machine.Pin.OUT, value=1).value() == 1
+
+
+def test_spi_init_keeps_what_it_is_not_given():
+    """As rp2's SPI.init (lcd_base slows the bus for reads with
+    init(baudrate=...)): the other settings stay."""
+    machine.forget_all()
+    spi = machine.SPI(1, baudrate=40000000, polarity=1, phase=1)
+    spi.init(baudrate=10000000)
+    assert (spi.baudrate, spi.polarity, spi.phase) == (10000000, 1, 1)
+    spi.init(polarity=0)
+    assert (spi.baudrate, spi.polarity, spi.phase) == (10000000, 0, 1)
+
+
+@pytest.mark.parametrize("cls, args", [("SoftI2C", (machine.Pin(27), machine.Pin(26))),
+                                       ("SoftSPI", ())])
+def test_soft_buses_are_refused_not_misread(cls, args):
+    """SoftI2C(scl, sda) was taken as I2C(id=scl, scl=sda): a bus with no
+    chip on it, and no word why."""
+    with pytest.raises(NotImplementedError, match="no %s" % cls):
+        getattr(machine, cls)(*args)
+
+
+def test_an_event_left_from_a_run_stopped_early_does_not_fire_in_the_next(tmp_path):
+    import board_sim
+    from host_sim import device
+    dev = device.Device(board_sim, str(tmp_path / "flash"))
+    script = device.Script.parse("wait 1500\nshot left_over.png\n")
+    dev.run(script, until_ms=1000, shots_dir=str(tmp_path))
+    dev.run(until_ms=3000, shots_dir=str(tmp_path))
+    assert dev.shots == [] and not (tmp_path / "left_over.png").exists()
+
+
+def test_a_headless_wireless_run_repeats_exactly(tmp_path):
+    """Hosting a match mixes `random` into the session id: the same script
+    on the virtual clock must put the same bytes on every bus."""
+    import board_sim
+    from host_sim import device
+    script = "\n".join(["at 1500"] + ["tap %s 150\nwait 300" % k for k in (
+        "menu", "place", "place", "menu", "menu", "menu", "place")] +
+        ["wait 400", "tap place 150", "wait 1000"]) + "\n"
+    traces = []
+    for k in range(2):
+        dev = device.Device(board_sim, str(tmp_path / ("flash%d" % k)))
+        dev.trace_to(str(tmp_path / ("bus%d.jsonl" % k)))
+        dev.run(device.Script.parse(script))
+        dev.close()
+        traces.append((tmp_path / ("bus%d.jsonl" % k)).read_text())
+        assert "Hosting a game" in " ".join(dev.screen_text())
+    assert traces[0] == traces[1]
+
+
+def test_two_simulators_on_one_flash_folder_are_refused(tmp_path):
+    """They would overwrite each other's saves (a UDP pair without --flash
+    shared build/flash-<board>: the joiner's match save was lost)."""
+    from host_sim import __main__ as cli
+    flash = tmp_path / "flash"
+    flash.mkdir()
+    held = cli.hold_flash(str(flash))
+    try:
+        with pytest.raises(SystemExit, match="another simulator is using it"):
+            cli.main(["--headless", "--until", "100", "--flash", str(flash),
+                      "--shots", str(tmp_path)])
+    finally:
+        held.close()
+    assert cli.main(["--headless", "--until", "100", "--flash", str(flash),
+                     "--shots", str(tmp_path)]) == 0
+
+
+def test_arguments_refused_before_anything_is_made(tmp_path):
+    from host_sim import __main__ as cli
+    with pytest.raises(SystemExit, match="--peer needs --udp"):
+        cli.main(["--headless", "--until", "100", "--peer", "5000",
+                  "--flash", str(tmp_path / "f"), "--shots", str(tmp_path / "s")])
+    assert not (tmp_path / "f").exists() and not (tmp_path / "s").exists()

@@ -84,7 +84,7 @@ def test_foreign_datagrams_are_dropped_and_peers_still_heard():
         assert reply == {"k": "a", "id": "7:1", "ack": ""}
     finally:
         peer.close()
-        medium.sock.close()
+        medium.close()
 
 
 class Sender:
@@ -160,7 +160,7 @@ def test_every_peer_answer_counts_and_an_ack_is_not_overwritten():
     finally:
         b.close()
         c.close()
-        medium.sock.close()
+        medium.close()
 
 
 def test_every_frame_an_nrf24l01_can_send_is_heard(tmp_path):
@@ -193,7 +193,7 @@ def test_every_frame_an_nrf24l01_can_send_is_heard(tmp_path):
         assert medium.stats["foreign"] == 0
     finally:
         peer.close()
-        medium.sock.close()
+        medium.close()
 
 
 def test_the_first_ack_reaches_the_sender_once_after_its_air_time():
@@ -215,7 +215,7 @@ def test_the_first_ack_reaches_the_sender_once_after_its_air_time():
                                                                1000000)]
     finally:
         b.close()
-        medium.sock.close()
+        medium.close()
 
 
 def test_an_injected_frame_acknowledged_by_a_peer():
@@ -233,7 +233,7 @@ def test_an_injected_frame_acknowledged_by_a_peer():
         assert medium._replies == {}
     finally:
         b.close()
-        medium.sock.close()
+        medium.close()
 
 
 def test_out_of_range_nothing_goes_to_the_peers():
@@ -249,7 +249,7 @@ def test_out_of_range_nothing_goes_to_the_peers():
         assert bytes.fromhex(got["p"]) == b"\x01"      # the second only
     finally:
         b.close()
-        medium.sock.close()
+        medium.close()
 
 
 def test_loss_applies_to_the_frame_and_to_the_ack():
@@ -280,7 +280,7 @@ def test_loss_applies_to_the_frame_and_to_the_ack():
         assert medium.stats["lost"] == sent - len(sender.acks)
     finally:
         b.close()
-        medium.sock.close()
+        medium.close()
 
 
 def test_sender_waits_only_for_the_peers_a_frame_went_to():
@@ -303,7 +303,7 @@ def test_sender_waits_only_for_the_peers_a_frame_went_to():
     finally:
         b.close()
         c.close()
-        medium.sock.close()
+        medium.close()
 
 
 class RefusedOnce:

@@ -111,11 +111,12 @@ def _reserve(d, n):
 
 
 def pin_level(pin_id):
-    """The level on a pin's wire: outside drive wins, then output, then pull."""
+    """The level on a pin's wire: outside drive wins, then output (its
+    latch, 0 until written, as after a reset on rp2 and esp32), then pull."""
     if pin_id in _driven:
         return _driven[pin_id]
-    if _modes.get(pin_id) == Pin.OUT and pin_id in _levels:
-        return _levels[pin_id]
+    if _modes.get(pin_id) == Pin.OUT:
+        return _levels.get(pin_id, 0)
     if _modes.get(pin_id) == Pin.OPEN_DRAIN and _levels.get(pin_id) == 0:
         return 0
     return 0 if _pulls.get(pin_id) == Pin.PULL_DOWN else 1
@@ -256,18 +257,26 @@ class SPI:
     def __init__(self, id, baudrate=1000000, polarity=0, phase=0, bits=8,
                  firstbit=0, sck=None, mosi=None, miso=None, **kw):
         self.id = id
-        self.init(baudrate, polarity, phase, bits, firstbit)
+        self.baudrate = baudrate
+        self.polarity = polarity
+        self.phase = phase
+        self.firstbit = firstbit
 
     def __repr__(self):
         return "SPI(%s, baudrate=%d, polarity=%d, phase=%d)" % (
             self.id, self.baudrate, self.polarity, self.phase)
 
-    def init(self, baudrate=1000000, polarity=0, phase=0, bits=8, firstbit=0,
-             **kw):
-        self.baudrate = baudrate
-        self.polarity = polarity
-        self.phase = phase
-        self.firstbit = firstbit
+    def init(self, baudrate=None, polarity=None, phase=None, bits=None,
+             firstbit=None, **kw):
+        """As rp2's SPI.init: what is not given stays as it was."""
+        if baudrate is not None:
+            self.baudrate = baudrate
+        if polarity is not None:
+            self.polarity = polarity
+        if phase is not None:
+            self.phase = phase
+        if firstbit is not None:
+            self.firstbit = firstbit
 
     def deinit(self):
         pass
@@ -416,8 +425,16 @@ def _memaddr(memaddr, addrsize):
     return bytes((memaddr >> s) & 0xFF for s in range(addrsize - 8, -1, -8))
 
 
-SoftI2C = I2C
-SoftSPI = SPI
+class SoftI2C:
+    def __init__(self, *args, **kw):
+        raise NotImplementedError("the simulator has no SoftI2C: give the "
+                                  "board's bus as I2C(id, scl=..., sda=...)")
+
+
+class SoftSPI:
+    def __init__(self, *args, **kw):
+        raise NotImplementedError("the simulator has no SoftSPI: give the "
+                                  "board's bus as SPI(id, sck=..., mosi=...)")
 
 
 class PWM:

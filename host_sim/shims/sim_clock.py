@@ -26,10 +26,14 @@ def wall_sleep(s):
 
 
 def set_real(real):
-    global _real, _start
-    _real = real
-    if real:
+    """Follow the wall clock, or stop following it: either way the time
+    goes on from where it is."""
+    global _real, _start, _now
+    if real and not _real:
         _start = _wall_us() - _now
+    elif _real and not real:
+        _now = now_us()
+    _real = real
 
 
 def now_us():
@@ -91,7 +95,8 @@ def _fire(end):
 
 
 def reset(us=0):
-    global _now
+    global _now, _start
     _now = us
+    _start = _wall_us() - us
     del _timers[:]
     del _hooks[:]

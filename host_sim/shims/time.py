@@ -8,6 +8,13 @@ import sim_clock
 _PERIOD = 1 << 30
 
 
+def _int(v):
+    # MicroPython takes no float where these want an int
+    if not isinstance(v, int):
+        raise TypeError("can't convert %s to int" % type(v).__name__)
+    return v
+
+
 def ticks_us():
     return sim_clock.read_us() % _PERIOD
 
@@ -22,24 +29,24 @@ def ticks_cpu():
 
 def ticks_add(ticks, delta):
     # as MicroPython: only what ticks_diff can tell back
-    if not -_PERIOD // 2 < delta < _PERIOD // 2:
+    if not -_PERIOD // 2 < _int(delta) < _PERIOD // 2:
         raise OverflowError("ticks interval overflow")
-    return (ticks + delta) % _PERIOD
+    return (_int(ticks) + delta) % _PERIOD
 
 
 def ticks_diff(end, start):
-    d = (end - start) % _PERIOD
+    d = (_int(end) - _int(start)) % _PERIOD
     if d >= _PERIOD // 2:
         d -= _PERIOD
     return d
 
 
 def sleep_us(us):
-    sim_clock.advance_us(us)
+    sim_clock.advance_us(_int(us))
 
 
 def sleep_ms(ms):
-    sim_clock.advance_us(ms * 1000)
+    sim_clock.advance_us(_int(ms) * 1000)
 
 
 def sleep(s):
