@@ -335,3 +335,22 @@ def test_arguments_refused_before_anything_is_made(tmp_path):
         cli.main(["--headless", "--until", "100", "--peer", "5000",
                   "--flash", str(tmp_path / "f"), "--shots", str(tmp_path / "s")])
     assert not (tmp_path / "f").exists() and not (tmp_path / "s").exists()
+
+
+def test_the_clock_goes_on_from_where_it_is_across_the_wall_clock():
+    """Leaving the wall clock put the time back to where it was entered,
+    and a reset on it did not start from 0."""
+    sim_clock.reset(1000)
+    try:
+        sim_clock.set_real(True)
+        sim_clock.wall_sleep(0.02)
+        was = sim_clock.now_us()
+        assert was >= 21000
+        sim_clock.set_real(False)
+        assert sim_clock.now_us() >= was
+        sim_clock.set_real(True)
+        sim_clock.reset()
+        assert 0 <= sim_clock.now_us() < 20000
+    finally:
+        sim_clock.set_real(False)
+        sim_clock.reset()

@@ -28,6 +28,10 @@ _LIMIT = const(180000)       # mdeg: integration clamp (half a turn: a
 _FIRST_MS = const(450)       # pause before auto-repeat
 _SLOW_MS = const(300)        # first repeat interval
 _FAST_MS = const(90)         # fastest repeat interval
+_FASTER_MS = const(15)       # the interval's cut for each repeat made,
+_STEEPER = const(200)        # and 1 ms for each this many mdeg past _DEAD
+_MAX_DT_MS = const(200)      # a longer pause between polls is not a longer tilt
+_STILL_BAND = const(4 * _RATE_BAND)  # calibrated still: each rate spans less
 _SETTLE_MS = const(1500)     # time constant of the return to level
 _RELEVEL_MS = const(6000)    # an angle carried over a spell without
                              # polls, held still this long past the dead
@@ -79,7 +83,7 @@ class Tilt:
                 time.sleep_ms(gap_ms)
             for i in range(3):
                 self.bias[i] = acc[i] // samples
-            if max(hi[i] - lo[i] for i in range(3)) < 4 * _RATE_BAND:
+            if max(hi[i] - lo[i] for i in range(3)) < _STILL_BAND:
                 break
         self.angle[0] = self.angle[1] = 0      # held flat: level
         self.reset()
@@ -123,8 +127,8 @@ class Tilt:
         self._last = now
         if dt <= 0:
             return 0
-        if dt > 200:
-            dt = 200        # a long pause is not a long tilt
+        if dt > _MAX_DT_MS:
+            dt = _MAX_DT_MS
         ev = 0
         for a in range(2):
             ax = self._axes[a]
@@ -203,7 +207,7 @@ class Tilt:
             if time.ticks_diff(now, self._due[a]) < 0:
                 return 0
             # faster with each repeat and with a steeper tilt
-            gap = _SLOW_MS - 15 * held - (mag - _DEAD) // 200
+            gap = _SLOW_MS - _FASTER_MS * held - (mag - _DEAD) // _STEEPER
             if gap < _FAST_MS:
                 gap = _FAST_MS
             self._due[a] = time.ticks_add(now, gap)

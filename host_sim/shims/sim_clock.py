@@ -97,6 +97,7 @@ def _fire(end):
 def reset(us=0):
     global _now, _start
     _now = us
-    _start = _wall_us() - us
+    if _real:
+        _start = _wall_us() - us
     del _timers[:]
     del _hooks[:]
