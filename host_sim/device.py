@@ -152,6 +152,8 @@ class Script:
                         # rate, failing inside the firmware's read
                         raise ValueError("%s wants finite numbers, not %s"
                                          % (kind, " ".join(words[1:])))
+                elif kind == "shot" and not args[0].lower().endswith(".png"):
+                    raise ValueError("shot %s: a .png file" % args[0])
                 elif kind == "tap" and len(args) == 2:
                     args = [args[0], _ms(args[1], "tap's hold")]
                     if args[1] < 1:

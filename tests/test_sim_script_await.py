@@ -173,3 +173,11 @@ def test_a_tap_right_after_a_slow_redraw_counts(tmp_path):
     dev.run(device.Script.parse('await > Start\ntap place\nawait "#0"\n'
                                 'tap place\nawait "#2"\n'))
     assert any(line.endswith("#2") for line in dev.screen_text()), dev.screen_text()
+
+
+def test_a_shot_that_is_not_a_png_is_refused_before_the_run():
+    """It failed partway through the run ("unknown file extension"), or
+    wrote a JPEG for a .jpg where the script language promises PNG."""
+    with pytest.raises(device.ScriptError, match="s.txt:2: shot a.jpg: a .png file"):
+        device.Script.parse("wait 10\nshot a.jpg\n", "s.txt")
+    assert device.Script.parse("shot A.PNG\n").events[0][2] == "A.PNG"
