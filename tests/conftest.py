@@ -27,6 +27,15 @@ def flash(tmp_path, monkeypatch):
 
 
 @pytest.fixture
+def pg(monkeypatch):
+    """pygame with no screen (SDL's dummy video driver), quit after."""
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    import pygame
+    yield pygame
+    pygame.quit()
+
+
+@pytest.fixture
 def brain():
     """tools/pbrain.py at level 1, in its own process, as a manager runs it."""
     from pbrain_process import Pbrain

@@ -244,14 +244,6 @@ def test_overlay_keeps_all_the_text_in_a_tiny_terminal(x, text):
 
 # ---- window --------------------------------------------------------------------
 
-@pytest.fixture
-def pg(monkeypatch):
-    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
-    import pygame
-    yield pygame
-    pygame.quit()
-
-
 def window_of(board, tmp_path, until_ms=None):
     from host_sim import window
     dev = device.Device(board, str(tmp_path / "flash"))

@@ -125,14 +125,6 @@ def test_terminal_reads_keys_piled_up_past_a_read(tmp_path, monkeypatch,
 
 # ---- the P key: every session's shots kept -----------------------------------------
 
-@pytest.fixture
-def pg(monkeypatch):
-    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
-    import pygame
-    yield pygame
-    pygame.quit()
-
-
 def window_view(board, tmp_path, shots=None):
     from host_sim import window
     dev = device.Device(board, str(tmp_path / "flash"))
