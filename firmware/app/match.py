@@ -102,7 +102,10 @@ _RESYNC_STATUS_MS = const(80)
 _LOST_MS = const(1500)
 _JOIN_GIVEUP_MS = const(3000)
 _REPLY_MS = const(25)       # at most one status reply this often
-_SNAP_MAGIC = b"GMM2"     # GMM1 (before the joiner's nonce was kept) reads too
+_SNAP_MAGIC = b"GMM2"        # GMM1 (before the joiner's nonce was kept) reads too
+_SNAP_MOVES = const(13)     # where a snapshot's moves start (check_snapshot)
+_N = const(15)              # the board's side
+_POINTS = const(225)
 _S_RESYNC = const(2)        # STATUS flags bit 1: the sender is resyncing
 
 
@@ -127,18 +130,18 @@ def check_snapshot(b):
     whose fields are ones a match writes. Whether its moves replay only
     restore() can tell. The layout: magic(4) host session(4) rule
     host_colour game count moves(count) joiner's nonce(4, GMM2) CRC(2)."""
-    if len(b) < 15 or b[:4] not in (_SNAP_MAGIC, b"GMM1"):
+    if len(b) < _SNAP_MOVES + 2 or b[:4] not in (_SNAP_MAGIC, b"GMM1"):
         raise ValueError("not a match save")
     n = len(b) - 2
     if L.crc16(b, n) != (b[n] << 8) | b[n + 1] or \
-            b[12] != n - 13 - _nonce_len(b):
+            b[12] != n - _SNAP_MOVES - _nonce_len(b):
         raise ValueError("match save is corrupt")
     if b[4] > 1 or not (b[5] | b[6] | b[7] | b[8]) or \
             b[9] not in (gomoku.FREESTYLE, gomoku.STANDARD, gomoku.RENJU) or \
             not 1 <= b[10] <= 2:
         raise ValueError("match save is foreign")
-    for i in range(13, 13 + b[12]):
-        if b[i] >= 225:
+    for i in range(_SNAP_MOVES, _SNAP_MOVES + b[12]):
+        if b[i] >= _POINTS:
             raise ValueError("match save is corrupt")
 
 
@@ -168,7 +171,7 @@ class Match:
         self.rule = rule
         self.host_colour = host_colour
         self.game_no = 0
-        self.moves = bytearray(225)
+        self.moves = bytearray(_POINTS)
         self.count = 0
         self._hash = 0xFFFF
         self.game = gomoku.Game(rule)
@@ -219,7 +222,7 @@ class Match:
         idx = self.count
         hb = self._hash
         self.game.play(x, y)
-        self._record(y * 15 + x)
+        self._record(y * _N + x)
         now = self._now()
         self.link.reliable(L.MOVE, self.game_no, idx,
                            (x, y, hb >> 8, hb & 0xFF), now)
@@ -302,13 +305,13 @@ class Match:
         m._set_session((b[5] << 24) | (b[6] << 16) | (b[7] << 8) | b[8])
         m.game_no = b[11]
         for i in range(b[12]):
-            mv = b[13 + i]
-            m.game.play(mv % 15, mv // 15)
+            mv = b[_SNAP_MOVES + i]
+            m.game.play(mv % _N, mv // _N)
             m._record(mv)
         if m.host and _nonce_len(b):
             # offer again, to that joiner only, until it is heard in: it
             # may have given the offer up while this host was off
-            m.peer_nonce = m._nonce_at(b, 13 + b[12]) or None
+            m.peer_nonce = m._nonce_at(b, _SNAP_MOVES + b[12]) or None
             m._offering = m.peer_nonce is not None
         m._paired(RESYNCING)
         m._find_peer_move()
@@ -379,7 +382,7 @@ class Match:
         if i >= 0 and (1 if i % 2 == 0 else 2) == self.my_colour:
             i -= 1
         mv = self.moves[i] if i >= 0 else -1
-        self.last_peer_move = None if mv < 0 else (mv % 15, mv // 15)
+        self.last_peer_move = None if mv < 0 else (mv % _N, mv // _N)
 
     def hash_at(self, k):
         return L.crc16(self.moves, k)
@@ -411,7 +414,7 @@ class Match:
                 idx = e[3]
                 p = e[4]
                 if e[2] != self.game_no or idx >= self.count or \
-                        self.moves[idx] != p[1] * 15 + p[0]:
+                        self.moves[idx] != p[1] * _N + p[0]:
                     q.remove(e)
                     return
 
@@ -549,7 +552,7 @@ class Match:
 
     def _on_move(self, game, seq, idx, b, p, plen, now):
         st = self.stats
-        if plen != 4 or b[p] > 14 or b[p + 1] > 14:
+        if plen != 4 or b[p] >= _N or b[p + 1] >= _N:
             st["malformed"] += 1
             return
         x, y = b[p], b[p + 1]
@@ -560,7 +563,7 @@ class Match:
                 self._reply_status(now)
             return
         if idx < self.count:
-            if self.moves[idx] == y * 15 + x:
+            if self.moves[idx] == y * _N + x:
                 st["duplicates"] += 1
                 self._ack(seq, L.MOVE)
             else:
@@ -578,7 +581,7 @@ class Match:
         except ValueError:
             st["illegal"] += 1
             return
-        self._record(y * 15 + x)
+        self._record(y * _N + x)
         st["moves_applied"] += 1
         self.last_peer_move = (x, y)
         self._event(EV_MOVE)
@@ -672,7 +675,7 @@ class Match:
         if start < self.count and not (flags & L.F_REPAIR and not self.host):
             return                  # only the host repairs, and only a joiner
         for i in range(q, q + nm):
-            if b[i] >= 225:
+            if b[i] >= _POINTS:
                 st["malformed"] += 1
                 return
         if L.crc16(b, q + nm, hb, q) != ha:
@@ -690,7 +693,7 @@ class Match:
         try:
             while k < nm:
                 mv = b[q + k]
-                g.play(mv % 15, mv // 15)
+                g.play(mv % _N, mv // _N)
                 k += 1
         except ValueError:
             while k:
@@ -698,7 +701,7 @@ class Match:
                 k -= 1
             for i in range(start, old):
                 mv = self.moves[i]
-                g.play(mv % 15, mv // 15)
+                g.play(mv % _N, mv // _N)
             st["malformed"] += 1
             return
         if start < old:
