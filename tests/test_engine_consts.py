@@ -87,3 +87,11 @@ def test_slots_are_read_by_name(path):
     code = "\n".join(line.split("#")[0] for line in path.read_text().splitlines())
     assert not re.findall(r"\b(?:_g|G)\[\d+\]", code)
 
+
+
+def test_level1_and_the_searches_weigh_shapes_alike():
+    """ai (level 1, which must not import candscan) keeps its own copy of
+    the shape weights: the two must not drift apart."""
+    import ai
+    import candscan
+    assert list(ai._W) == list(candscan._W)

@@ -18,6 +18,13 @@ _W = (0, 1, 6, 20, 30, 300, 320, 480, 4000, 4000, 30000)
 _WIN = const(30000)
 _BIG = const(29000)
 _MW = const(10)             # candidates a ply keeps at most
+# sums of _W over a point's 4 lines: a four, two threes, a four and a three,
+# a straight four; the eval's bound
+_W_FOUR = const(480)
+_W_DOUBLE = const(600)
+_W_FOUR_THREE = const(780)
+_W_STRAIGHT = const(4000)
+_EVAL_MAX = const(20000)
 _mv = bytearray(4 * _MW)
 _sc = [0] * (4 * _MW)
 # _g: the searches' shared counters and results. Each module that uses a
@@ -99,18 +106,18 @@ def gen(g, ply, me):
                     k = d
                     i = e | f << 8
                 i ^= 0x1111
-                if (600 <= k < 30000 or (i - 0x1111) & ~i & 0x8888) and why(g, p):
+                if (_W_DOUBLE <= k < _WIN or (i - 0x1111) & ~i & 0x8888) and why(g, p):
                     if me == 1:
                         a = -1
                     else:
                         d = 0
-            if a >= 480:
-                if a >= 30000:
+            if a >= _W_FOUR:
+                if a >= _WIN:
                     _g[_STATUS] = _S_FIVE
                     _g[_POINT] = p
                     return 0
                 f4 += 1
-            if d >= 30000:
+            if d >= _WIN:
                 nf += 1
                 f5 = p
             if a > ma:
@@ -146,7 +153,7 @@ def gen(g, ply, me):
     # eval for the side to move: its shape counts twice the opponent's
     # (weights arena-tuned)
     e = ((sa + ma) * 2 - sd - md) >> 1
-    _g[_EVAL] = e if -20000 < e < 20000 else (20000 if e > 0 else -20000)
+    _g[_EVAL] = e if -_EVAL_MAX < e < _EVAL_MAX else (_EVAL_MAX if e > 0 else -_EVAL_MAX)
     _g[_STATUS] = _S_QUIET
     if nf:
         _g[_STATUS] = _S_LOST if nf > 1 else _S_BLOCK
@@ -155,7 +162,7 @@ def gen(g, ply, me):
             M[base] = f5
             return 1
         return 0
-    if ma >= 4000 or (ma >= 780 and md < 480):
+    if ma >= _W_STRAIGHT or (ma >= _W_FOUR_THREE and md < _W_FOUR):
         _g[_STATUS] = _S_THREAT
         _g[_POINT] = mp
     return n

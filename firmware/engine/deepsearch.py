@@ -124,11 +124,11 @@ def _ttput(h, depth, flag, v, m):
     T[j + 7] = m
 
 
-def _order(M, S, base, n, tm, kl, hist):
+def _order(M, S, base, n, tm, kl, bonus):
     # TT move first, then the killer, then scan score + history
     H = _hs
     k = 0
-    while hist and k < n:
+    while bonus and k < n:
         p = M[base + k]
         if p == tm:
             S[base + k] = 1 << 29

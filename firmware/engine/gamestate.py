@@ -54,7 +54,8 @@ class Game:
             # call more would cost the micro:bit's C stack a frame inside the
             # search.)
             p = 0
-            while p < 225 and (self.stone(p % 15, p // 15) or
+            w = self.board
+            while p < 225 and (w[p >> 2] >> ((p & 3) << 1) & 3 or
                                self._why and self._why(self, p)):
                 p += 1
             if p == 225:

@@ -21,9 +21,12 @@ from vcf import vcf
 
 _WIN = const(30000)         # a five's weight in candscan._W: won
 _BIG = const(29000)         # candscan's: beyond it, a mate score
-_TT = const(25000)          # a double three against no four: won, barring a VCF
+_THREE_THREE = const(25000)  # a double three against no four: won, barring a VCF
 # candscan's, as test_engine_consts checks
 _MW = const(10)
+_W_FOUR = const(480)
+_W_DOUBLE = const(600)
+_W_STRAIGHT = const(4000)
 _NODES = const(0)
 _VCF_NODES = const(2)
 _VCF_LIMIT = const(3)
@@ -81,9 +84,9 @@ def _leaf(g, me, ply, cut=_WIN):
     ev = G[_EVAL]
     p = G[_POINT] if st == _S_BLOCK else -1
     if st == _S_QUIET:
-        if G[_ATTACK] >= 600 and G[_DEFENCE] < 480:
+        if G[_ATTACK] >= _W_DOUBLE and G[_DEFENCE] < _W_FOUR:
             # a double three against no four: won unless a VCF defends
-            return _TT - ply
+            return _THREE_THREE - ply
         if ply < 3 and n > 1:
             # n: the candidates kept, no more than the width set above
             # (none at ply 2 without a third ply)
@@ -100,7 +103,7 @@ def _leaf(g, me, ply, cut=_WIN):
                         break
                 k += 1
             return ev
-        if G[_ATTACK] < 480 and G[_DEFENCE] >= 4000:
+        if G[_ATTACK] < _W_FOUR and G[_DEFENCE] >= _W_STRAIGHT:
             # an open three and no four to answer it: block where it is strongest
             p = G[_DEFENCE_POINT]
             if me == 1 and g._why and g._why(g, p):

@@ -32,7 +32,7 @@ def _code(P, p, o, d):
     return (P[(p << 2) + o + (d >> 1)] >> ((d & 1) << 2)) & 15
 
 
-def vct(g, me, depth=4, width=8, only=-1, ply=0):
+def vct(g, me, depth, width, only=-1, ply=0):
     """First move of a win by continuous fours and threes for `me`, or -1."""
     if ply >= _MP - 2 or g.moves >= 222:
         return -1
@@ -236,7 +236,6 @@ def answers(g, me, p, out):
     t = g.turn
     g.turn = me
     g.play(p % 15, p // 15)
-    n = 1
     if _fives(g, p, me):
         out[1] = _g[_POINT]
         n = 2

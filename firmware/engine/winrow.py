@@ -37,4 +37,5 @@ def five(g):
         while n <= k and b[(p + n * s) >> 2] >> (((p + n * s) & 3) << 1) & 3 == c:
             n += 1
         if n == 5 or n > 5 and not g.exact >> c & 1:
-            return p % 15, p // 15, (1, 0, 1, -1)[d], (0, 1, 1, 1)[d], n
+            return (p % 15, p // 15, 0 if d == 1 else -1 if d == 3 else 1,
+                    1 if d else 0, n)
