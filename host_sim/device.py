@@ -461,13 +461,23 @@ class Device:
         t0_us on; then the watch for the next await, or the end."""
         events = script.events if k < 0 else script.parts[k][1]
         for ev in events:
-            sim_clock.call_at(t0_us + ev[0] * 1000, self._event(ev))
+            self._call_at(t0_us + ev[0] * 1000, self._event(ev))
         if k + 1 < len(script.parts):
             ev = script.parts[k + 1][0]
             self._watch(script, k + 1, t0_us + ev[0] * 1000)
         elif k >= 0:
-            sim_clock.call_at(t0_us + _end(events, script.parts[k][2]) * 1000,
-                              self._stopper())
+            self._call_at(t0_us + _end(events, script.parts[k][2]) * 1000,
+                          self.stop)
+
+    def _call_at(self, due_us, fn):
+        """sim_clock.call_at for this run only: a run stopped early leaves
+        its timers on the clock, and the next run must not meet them."""
+        run = self._runs_ended
+
+        def call():
+            if self._runs_ended == run:
+                fn()
+        sim_clock.call_at(due_us, call)
 
     def _watch(self, script, k, from_us):
         """From from_us, look at the screen every 50 ms (when it changed)
@@ -475,12 +485,9 @@ class Device:
         with the run."""
         ev = script.parts[k][0]
         text = ev[2]
-        run = self._runs_ended
         seen = [None, []]           # the screen's version and text, last read
 
         def look():
-            if self._runs_ended != run:
-                return
             now = sim_clock.now_us()
             if self.lcd.version != seen[0]:
                 seen[0] = self.lcd.version
@@ -496,8 +503,8 @@ class Device:
                         " | ".join(seen[1]) or "no text"))
                 self._done = True
                 return
-            sim_clock.call_at(now + 50000, look)
-        sim_clock.call_at(from_us, look)
+            self._call_at(now + 50000, look)
+        self._call_at(from_us, look)
 
     def screen_text(self):
         """The lines of text on the screen, top to bottom, as the terminal
@@ -507,11 +514,7 @@ class Device:
         return [t[2] for t in read_text(im.tobytes(), im.width, im.height)]
 
     def _event(self, ev):
-        run = self._runs_ended          # an event left over from an earlier
-                                        # run (stopped early) does nothing
         def fire():
-            if self._runs_ended != run:
-                return
             if ev[1] == "reset":
                 self._pending_reset = True
                 return
@@ -530,15 +533,6 @@ class Device:
         """End the run at the firmware's next sleep."""
         self._done = True
 
-    def _stopper(self):
-        """stop, for the clock: only in the run it was set in."""
-        run = self._runs_ended
-
-        def stop():
-            if self._runs_ended == run:
-                self._done = True
-        return stop
-
     def run(self, script=None, until_ms=None, shots_dir=None, main=None):
         """Run firmware main.main() until the script ends (or until_ms,
         or stop()); a scripted `reset` restarts it. -> the end time (ms)."""
@@ -554,7 +548,7 @@ class Device:
         if until_ms is not None:
             end = until_ms if end is None else min(end, until_ms)
         if end is not None:
-            sim_clock.call_at(end * 1000, self._stopper())
+            self._call_at(end * 1000, self.stop)
         sys.modules["board"] = self.board
         cwd = os.getcwd()
         os.makedirs(self.flash_dir, exist_ok=True)

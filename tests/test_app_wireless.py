@@ -335,7 +335,8 @@ def test_the_match_loop_builds_no_text_while_nothing_changes(flash):
 
 
 def _snapshot(moves=b"", host=1, session=0x12345679):
-    """A match save as Match.snapshot() writes it (freestyle, host black)."""
+    """A match save as the firmware before GMM2 wrote it, which this one
+    still resumes (GMM1: no joiner's nonce; freestyle, host black)."""
     from crc16 import crc16
     b = b"GMM1" + bytes((host, session >> 24, (session >> 16) & 0xFF,
                          (session >> 8) & 0xFF, session & 0xFF, 0, 1, 0,

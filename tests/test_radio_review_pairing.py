@@ -3,6 +3,15 @@ import time
 
 import host_sim.match as H
 import match as M
+from match_players import step
+
+
+def _join_ack(frame, receiver, joiner):
+    """The host's ACK of a JOIN (type 4, naming type 3) on its way to the
+    joiner's radio."""
+    return receiver is joiner.model and not frame.is_ack and \
+        len(frame.payload) > 11 and frame.payload[1] == 4 and \
+        frame.payload[11] == 3
 
 
 def _run(nodes, starts, hosts, limit_ms=20000, until=None):
@@ -83,9 +92,7 @@ def test_a_joiner_that_never_heard_the_host_take_it_calls_again_and_pairs():
         # everything to the joiner lost for 3.5 s from the host's ACK of
         # the JOIN (type 4, naming type 3)
         if blackout[0] is None:
-            if receiver is nb.model and not frame.is_ack and \
-                    len(frame.payload) > 11 and frame.payload[1] == 4 and \
-                    frame.payload[11] == 3:
+            if _join_ack(frame, receiver, nb):
                 blackout[0] = time.ticks_ms()
                 return True
             return False
@@ -121,20 +128,14 @@ def test_a_host_reset_before_its_joiner_heard_it_pair_takes_that_joiner_again():
     lost = [False]
 
     def drop(frame, receiver):
-        # the host's ACK of the JOIN (type 4, naming type 3) never reaches
-        # the joiner, nor anything after it from the host about to fail
-        if receiver is nb.model and not frame.is_ack and \
-                len(frame.payload) > 11 and frame.payload[1] == 4 and \
-                frame.payload[11] == 3:
+        # the host's ACK of the JOIN never reaches the joiner, nor anything
+        # after it from the host about to fail
+        if _join_ack(frame, receiver, nb):
             lost[0] = True
         return lost[0] and receiver is nb.model
     medium.drop = drop
-    t0 = time.ticks_ms()
-    while a.code is None and time.ticks_diff(time.ticks_ms(), t0) < 5000:
-        a.poll(time.ticks_ms())     # the host takes the JOIN and ACKs it ...
-        b.poll(time.ticks_ms())
-        time.sleep_ms(5)
-    assert a.code is not None and b.code is None
+    step(a, b, lambda: a.code is not None)  # the host takes the JOIN, ACKs it ...
+    assert b.code is None
     blob = a.snapshot()             # ... saves the match, and its power fails
     na.radio.power_down()
     medium.drop = None
@@ -156,22 +157,16 @@ def test_a_host_reset_before_its_joiner_heard_it_pair_takes_that_joiner_again():
     assert other.code is None           # the restored host took no stranger
     assert b.send_move(7, 7) is False   # black (the host) moves first
     assert a.send_move(7, 7)
-    t0 = time.ticks_ms()
-    while b.count < 1 and time.ticks_diff(time.ticks_ms(), t0) < 5000:
-        a.poll(time.ticks_ms())
-        b.poll(time.ticks_ms())
-        time.sleep_ms(5)
-    assert b.count == 1 and b.last_peer_move == (7, 7)
+    step(a, b, lambda: b.count == 1)
+    assert b.last_peer_move == (7, 7)
 
 
 def test_a_save_from_before_the_joiners_nonce_was_kept_still_resumes():
     """A GMM1 save (no nonce) written by the firmware before: the match
     resumes from it, as a host that takes no JOIN."""
-    from crc16 import crc16
+    from test_app_wireless import _snapshot
     medium = H.make_medium(seed=9)
-    body = b"GMM1" + bytes((1, 0x12, 0x34, 0x56, 0x79, 0, 1, 0, 2, 112, 113))
-    c = crc16(body, len(body))
-    blob = body + bytes((c >> 8, c & 0xFF))
+    blob = _snapshot(bytes((112, 113)))
     M.check_snapshot(blob)
     m = M.Match.restore(H.Node(0, medium).radio, blob, seed=1,
                         now_ms=time.ticks_ms())

@@ -298,9 +298,9 @@ def test_a_headless_wireless_run_repeats_exactly(tmp_path):
     on the virtual clock must put the same bytes on every bus."""
     import board_sim
     from host_sim import device
-    script = "\n".join(["at 1500"] + ["tap %s 150\nwait 300" % k for k in (
-        "menu", "place", "place", "menu", "menu", "menu", "place")] +
-        ["wait 400", "tap place 150", "wait 1000"]) + "\n"
+    from test_match_sim_pair import menu_to_wireless
+    script = "\n".join(menu_to_wireless() +
+                       ["wait 400", "tap place 150", "wait 1000"]) + "\n"
     traces = []
     for k in range(2):
         dev = device.Device(board_sim, str(tmp_path / ("flash%d" % k)))

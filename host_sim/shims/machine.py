@@ -257,10 +257,7 @@ class SPI:
     def __init__(self, id, baudrate=1000000, polarity=0, phase=0, bits=8,
                  firstbit=0, sck=None, mosi=None, miso=None, **kw):
         self.id = id
-        self.baudrate = baudrate
-        self.polarity = polarity
-        self.phase = phase
-        self.firstbit = firstbit
+        self.init(baudrate, polarity, phase, bits, firstbit)
 
     def __repr__(self):
         return "SPI(%s, baudrate=%d, polarity=%d, phase=%d)" % (
