@@ -125,9 +125,9 @@ def main():
     ]
     for label, n, us in rows:
         load = us * POLL_HZ / 10000
-        print("%s at %d kHz: %d bytes on the wire, %d us (budget: <= 500 us) %s;"
-              " bus load at a %d Hz poll %.1f%%"
-              % (label, FREQ // 1000, n, us, verdict(us <= 500), POLL_HZ, load))
+        print("%s at %d kHz: %d bytes on the wire, bus load at a %d Hz poll"
+              " %.1f%%, %d us (budget: <= 500 us) %s"
+              % (label, FREQ // 1000, n, POLL_HZ, load, us, verdict(us <= 500)))
     inits = [
         measure("L3G4200D init", lambda cap: None,
                 lambda d: l3g_setup(None)),

@@ -23,8 +23,8 @@ def test_ai_main_scores_each_level_under_its_own_name_against_its_target(monkeyp
     calls = []
     monkeypatch.setattr(bench_ai, "match", lambda a, b, games, la, lb, budget, timeout=60,
                         stones=(2, 4): calls.append((a, b, la, lb, budget, stones)))
-    monkeypatch.setattr(bench_ai, "unix_heap", lambda level: None)
-    bench_ai.main()
+    monkeypatch.setattr(bench_ai, "unix_heap", lambda level: True)
+    assert bench_ai.main() == 0
 
     def level(cmd):
         m = re.search(r"pbrain\.py --level (\d) --seed \{seed\}$", cmd)
