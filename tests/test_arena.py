@@ -349,6 +349,48 @@ def test_a_brain_that_only_chatters_loses_on_time(tmp_path):
     assert rec.winner == 1 and rec.reason.endswith("timeout"), rec
 
 
+def test_endings_are_counted_by_kind_not_by_move_or_exit_status():
+    games = [_record(0, 1, ([], []), "black illegal move %d,%d: occupied" % (i, i))
+             for i in range(3)]
+    games += [_record(i, 1 - i, ([], []), "black crashed (exit %d)" % (i + 1))
+              for i in range(2)]
+    end = arena.MatchResult(["A", "B"], games, 0).table().split("\n")[-1]
+    assert end == "endings: black crashed 2, black illegal move 3"
+
+
+SUGGESTING = '''
+    print("SUGGEST %d,%d" % (x, y), flush=True)
+    play = sys.stdin.readline().strip()
+    log.write(play + "\\n")
+    print(play.split(" ")[1], flush=True)
+'''
+
+
+def test_a_brain_may_suggest_its_move_and_plays_it_when_told(tmp_path):
+    """SUGGEST x,y in place of a move: the manager answers PLAY x,y and the
+    brain's answer to that is the move (the protocol), not a timeout."""
+    script = tmp_path / "suggesting_brain.py"
+    script.write_text(LOGGING_BRAIN.replace(
+        '\n    print("%d,%d" % (x, y), flush=True)\n', SUGGESTING))
+    log = tmp_path / "black.log"
+    rec = arena.play_game("%s %s %s" % (PY, script, log), REF, opening=[], timeout=10,
+                          max_moves=4)
+    assert rec.reason == "draw" and rec.moves[0] == (0, 0), rec     # stopped at 4 stones
+    sent = log.read_text().split("\n")
+    assert sent[3:7] == ["BEGIN", "PLAY 0,0", "TURN %d,%d" % rec.moves[1],
+                         "PLAY %d,%d" % rec.moves[2]]
+
+
+def test_the_board_block_ends_every_line_in_cr_lf():
+    assert arena._board_command([(7, 7), (8, 8)], 2) == "BOARD\r\n7,7,2\r\n8,8,1\r\nDONE"
+
+
+def test_a_move_that_times_out_counts_the_whole_time_in_the_table(tmp_path):
+    slow = brain_script(tmp_path, "slow", "time.sleep(5)")
+    rec = arena.play_game(slow, REF, opening=[], timeout=0.5)
+    assert rec.reason == "black timeout" and rec.times[0] == [0.5]
+
+
 def _record(black, winner, times, reason):
     rec = arena.GameRecord(black, 1 - black, [(7, 7)])
     rec.winner, rec.times, rec.reason = winner, times, reason
@@ -376,7 +418,7 @@ def test_score_table_counts_each_engine_and_colour():
     assert lines[0] == "4 games, rule freestyle"
     assert lines[2].split() == ["A", "2", "1", "1", "62.5%", "2", "250.0", "500.0"]
     assert lines[3].split() == ["B", "1", "2", "1", "37.5%", "1", "3000.0", "6000.0"]
-    assert lines[4] == "endings: black five 2, draw 1, white illegal move 3,3 1"
+    assert lines[4] == "endings: black five 2, draw 1, white illegal move 1"
 
 
 def test_an_odd_game_count_is_rounded_up_to_a_pair():

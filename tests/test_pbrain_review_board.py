@@ -116,6 +116,23 @@ def test_play_order_gives_up_past_its_steps():
     assert pbrain.play_order(WHITE, steps=0) == WHITE      # no overline: as given
 
 
+def test_a_board_sent_in_an_order_of_play_keeps_it_for_takeback():
+    """White's six, completed by 3,7 sent last, is already in an order of
+    play: kept, so TAKEBACK takes back the moves as the manager played
+    them (the six reordered put 3,7 before the end, and TAKEBACK 3,7 was
+    refused)."""
+    own = [(0, 0), (0, 2), (0, 4), (0, 10), (0, 12), (14, 14)]
+    opp = [(0, 7), (1, 7), (2, 7), (4, 7), (5, 7), (3, 7)]
+    lines = ["BOARD"]
+    for o, p in zip(own, opp):              # as played: the brain black, first
+        lines += ["%d,%d,1" % o, "%d,%d,2" % p]
+    b, out = brain_with("START 15", "INFO rule 1", *lines, "DONE")
+    assert out[0] == "OK" and b.moves[:12] == [m for pair in zip(own, opp) for m in pair]
+    assert feed(b, "TAKEBACK %d,%d" % b.moves[-1], "TAKEBACK 3,7", "TAKEBACK 14,14") \
+        == ["OK"] * 3
+    assert b.moves == [m for pair in zip(own[:5], opp[:5]) for m in pair]
+
+
 def test_a_board_with_no_order_found_is_an_error_and_changes_nothing(monkeypatch):
     b, out = brain_with("START 15", "TURN 7,7")
     before = list(b.moves)

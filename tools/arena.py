@@ -49,6 +49,7 @@ def _gomoku():
 SIZE = 15
 RULE_NAMES = {0: "freestyle", 1: "standard", 4: "renju"}
 _EOL = re.compile(rb"\r\n|\r|\n")    # a brain's line end: any of the three
+_DETAIL = re.compile(r" -?\d+,-?\d+$")     # an ending's move: "illegal move 3,3"
 
 
 class BrainError(Exception):
@@ -111,7 +112,7 @@ class Brain:
             raise self._crashed("crashed, stdin closed") from None
 
     def readline(self, timeout):
-        """Next line of output that is not empty or MESSAGE/DEBUG/SUGGEST,
+        """Next line of output that is not empty or MESSAGE/DEBUG,
         within `timeout` s. Lines end in LF, CR LF or CR alone (the protocol)."""
         deadline = time.monotonic() + timeout
         fd = self.proc.stdout.fileno()
@@ -124,7 +125,7 @@ class Brain:
                     blank = True
                     continue
                 word = text.split(None, 1)[0].upper()
-                if word in ("MESSAGE", "DEBUG", "SUGGEST"):
+                if word in ("MESSAGE", "DEBUG"):
                     continue
                 return text
             left = deadline - time.monotonic()
@@ -137,10 +138,16 @@ class Brain:
             self._buf += chunk
 
     def ask_move(self, line, timeout):
-        """Send a command that wants a move; return ((x, y), seconds)."""
+        """Send a command that wants a move; return ((x, y), seconds).
+
+        A brain may answer SUGGEST x,y instead: the manager tells it to
+        PLAY that move, and the move it then names is its answer."""
         t0 = time.monotonic()
         self.send(line)
         reply = self.readline(timeout)
+        if reply[:8].upper() == "SUGGEST ":
+            self.send("PLAY " + reply[8:].strip())
+            reply = self.readline(t0 + timeout - time.monotonic())
         spent = time.monotonic() - t0
         parts = reply.split(",")
         try:
@@ -226,7 +233,7 @@ def _board_command(history, own_color):
         color = 1 if i % 2 == 0 else 2
         lines.append("%d,%d,%d" % (x, y, 1 if color == own_color else 2))
     lines.append("DONE")
-    return "\n".join(lines)
+    return "\r\n".join(lines)     # send() ends the last
 
 
 def play_game(cmd_black, cmd_white, opening=(), rule=FREESTYLE, timeout=30.0,
@@ -278,6 +285,8 @@ def play_game(cmd_black, cmd_white, opening=(), rule=FREESTYLE, timeout=30.0,
             try:
                 (x, y), spent = b.ask_move(cmd, timeout)
             except BrainError as e:
+                if str(e).startswith("timeout"):
+                    rec.times[idx].append(timeout)  # the move's time, at least
                 rec.winner, rec.reason = other, "%s %s" % (side, e)
                 return rec
             rec.times[idx].append(spent)
@@ -362,7 +371,8 @@ class MatchResult:
                 100 * self.score(i), as_black, st["median"] * 1000, st["max"] * 1000))
         reasons = {}
         for r in self.games:
-            key = r.reason.split(":")[0]
+            # the kind of ending: not its move, exit status or details
+            key = _DETAIL.sub("", r.reason.split(":")[0].split(" (")[0])
             reasons[key] = reasons.get(key, 0) + 1
         out.append("endings: " + ", ".join("%s %d" % kv for kv in sorted(reasons.items())))
         return "\n".join(out)

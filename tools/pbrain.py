@@ -102,6 +102,18 @@ def find_five(points, exact):
     return None
 
 
+def plays_in_order(stones):
+    """True if one colour's `stones`, played in the order given, never make a
+    row of exactly five on the way (the exactly-five rule)."""
+    have = set()
+    for x, y in stones:
+        have.add((x, y))
+        for dx, dy in LINES:
+            if _beyond(have, x, y, dx, dy) + _beyond(have, x, y, -dx, -dy) == 4:
+                return False
+    return True
+
+
 def play_order(stones, steps=ORDER_STEPS):
     """One colour's `stones` (a list of (x, y), with no row of exactly five)
     in an order to play them under exactly five where no move makes a five:
@@ -333,8 +345,10 @@ class Brain(CommandLoop):
             raise ProtocolError("the game is over: %s has %s from %d,%d to %d,%d" % (
                 colour, "five" if n == 5 else "%d in a row" % n,
                 x, y, x + (n - 1) * dx, y + (n - 1) * dy))
-        if not exact:
-            return stones       # no five or more: nor has any part of it
+        if not exact or plays_in_order(stones):
+            # no five or more, nor has any part of it; or the order given is
+            # one of play, kept so that TAKEBACK takes back the last move
+            return stones
         order = play_order(stones)
         if order is None:
             raise ProtocolError("BOARD: %s's stones have no order of play found in which "
