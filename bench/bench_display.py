@@ -4,7 +4,7 @@ every byte clocked while the LCD's CS is low), and the time each implies
 at the SPI clock its board's port really gives the chip (bytes * 8 /
 clock: the ST7789 on pico_lcd13, the ILI9341 on esp32_ili9341; spi_clock
 has the ports' dividers; CPU time between transfers not included). Also
-what the driver allocates: one 1024-byte line buffer.
+what each driver holds in buffers: a 1024-byte line buffer and two small.
 """
 import os
 import sys
@@ -121,12 +121,21 @@ def figures(chip):
     assert m.errors == [], m.errors
 
 
+def buffers(d):
+    """The bytes of a driver's own buffers, largest first."""
+    return sorted((len(v) for v in vars(d).values() if isinstance(v, bytearray)),
+                  reverse=True)
+
+
 def main():
     for chip in ("st7789", "ili9341"):
         figures(chip)
-    print("driver RAM: one 1024-byte line buffer (512 pixels) + 4-byte "
-          "parameter buffer per display; no framebuffer (240x240 would be "
-          "115200 bytes)")
+        d, _ = make(chip)
+        machine.set_trace(None)
+        b = buffers(d)
+        print("%s driver RAM: %d bytes of buffers (%s); no framebuffer (%dx%d "
+              "would be %d bytes)" % (chip, sum(b), " + ".join(map(str, b)),
+                                      d.width, d.height, 2 * d.width * d.height))
 
 
 if __name__ == "__main__":
