@@ -3,8 +3,8 @@
 # missing, which needs root. `make setup` installs both.
 PYTHON ?= python3
 VENV   := .venv
-BOARD  ?= pico_lcd13
-PORT   ?= auto
+BOARD  := pico_lcd13
+PORT   := auto
 PAIR_VIEW ?= --window
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed

@@ -5,6 +5,7 @@ MicroPython unix port, which then boots main.py from that flash and plays a
 whole game against the AI from the .mpy files."""
 import ast
 import builtins
+import grp
 import os
 import re
 import shlex
@@ -533,6 +534,28 @@ def test_deploy_failure_hint_names_the_port_it_tried(built, monkeypatch,
     assert "is the board on a0" in capsys.readouterr().err
 
 
+def test_a_port_the_player_may_not_open_names_its_group(built, monkeypatch, capsys):
+    """A serial port owned by a group the player is not in (dialout on
+    Debian) got mpremote's "it may be in use by another program": deploy
+    and repl now say whose it is, and mpremote is not run."""
+    tty = Path("/dev/null")
+    group = grp.getgrgid(tty.stat().st_gid).gr_name
+    monkeypatch.setattr(deploy.os, "access", lambda path, mode: str(path) != str(tty))
+    ran = []
+    monkeypatch.setattr(deploy.subprocess, "call", lambda cmd: ran.append(cmd) or 0)
+    monkeypatch.setattr(repl.subprocess, "call", lambda cmd: ran.append(cmd) or 0)
+    root = built["pico_lcd13"][0]
+    assert deploy.main(["--board", "pico_lcd13", "--build", str(root),
+                        "--port", str(tty)]) == 1
+    assert repl.main(["--port", str(tty)]) == 1
+    assert ran == []
+    err = capsys.readouterr().err.splitlines()
+    assert err == ["%s: /dev/null is not yours to open: join its group, %s (sudo "
+                   "usermod -aG %s $USER), then log out and in again" % (tool, group, group)
+                   for tool in ("deploy", "repl")]
+    assert "dialout" in deploy.where_to_look("auto")
+
+
 def test_repl_names_what_to_check_when_there_is_no_board(monkeypatch, capsys):
     """make repl was mpremote alone: a port that is not there got "it may
     be in use by another program", PORT=auto with no board "no device
@@ -552,6 +575,16 @@ def test_repl_names_what_to_check_when_there_is_no_board(monkeypatch, capsys):
     monkeypatch.setattr(repl.subprocess, "call", lambda cmd: 0)
     assert repl.main(["--port", "a0"]) == 0
     assert capsys.readouterr().err == ""
+
+
+def test_make_takes_board_and_port_from_its_command_line_not_the_environment():
+    """A shell's own PORT (web servers export PORT=3000) became the serial
+    port: make's defaults hold unless the command line names them."""
+    env = dict(os.environ, PORT="3000", BOARD="esp32_ili9341")
+    proc = subprocess.run(["make", "-n", "deploy"], capture_output=True, text=True,
+                          cwd=str(ROOT), env=env)
+    assert proc.returncode == 0, proc.stderr
+    assert "tools/deploy.py --board pico_lcd13 --port auto" in proc.stdout
 
 
 def test_make_repl_goes_through_the_port_check():

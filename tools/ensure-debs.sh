@@ -4,24 +4,21 @@
 # and what tools/mcu_firmware.py needs to rebuild that firmware with the
 # engine frozen in: the ARM toolchain, yotta, and Debian's source packages.
 set -eu
-hex=/usr/share/firmware-microbit-micropython/firmware.hex
-tools="qemu-system-arm arm-none-eabi-gcc yotta ninja cmake srec_cat dpkg-source"
-missing=0
-for t in $tools; do
-  command -v "$t" >/dev/null || missing=1
-done
-[ -f "$hex" ] || missing=1
+pkgs="qemu-system-arm firmware-microbit-micropython gcc-arm-none-eabi \
+libnewlib-arm-none-eabi libstdc++-arm-none-eabi-newlib yotta ninja-build cmake \
+srecord dpkg-dev python3-setuptools"
+# the packages themselves, not their commands: gcc-arm-none-eabi only
+# recommends the newlib the firmware links with
+installed() {
+  dpkg-query -W -f='${Status}\n' $pkgs 2>/dev/null | grep -c '^install ok installed$' || true
+}
 # deb-src: apt-get source needs it next to the binary package lists
 src_listed() {
   grep -rqs '^Types:.*deb-src\|^deb-src ' /etc/apt/sources.list /etc/apt/sources.list.d/
 }
-src_listed || missing=1
-if [ "$missing" = 0 ]; then
+if [ "$(installed)" = "$(echo $pkgs | wc -w)" ] && src_listed; then
   exit 0
 fi
-pkgs="qemu-system-arm firmware-microbit-micropython gcc-arm-none-eabi \
-libnewlib-arm-none-eabi libstdc++-arm-none-eabi-newlib yotta ninja-build cmake \
-srecord dpkg-dev python3-setuptools"
 if [ "$(id -u)" != 0 ]; then
   echo "need root to install: $pkgs" >&2
   echo "and deb-src lines in the apt sources (for apt-get source)" >&2

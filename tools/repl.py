@@ -18,9 +18,9 @@ def main(argv=None):
     parser.add_argument("--port", default="auto",
                         help="serial port for mpremote (default: auto)")
     args = parser.parse_args(argv)
-    missing = deploy.missing_port(args.port)
-    if missing:
-        print("repl: " + missing, file=sys.stderr)
+    problem = deploy.port_problem(args.port)
+    if problem:
+        print("repl: " + problem, file=sys.stderr)
         return 1
     try:
         cmd = [deploy.mpremote(), "connect", args.port, "repl"]
