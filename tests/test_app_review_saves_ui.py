@@ -202,6 +202,35 @@ def test_a_settings_file_longer_than_any_the_app_writes_gives_defaults(
     assert list(s.values) == list(settings.Settings().values)
 
 
+@pytest.mark.parametrize("damaged", [True, False])
+def test_damaged_settings_are_named_at_boot_before_the_menus_defaults(
+        flash, capsys, damaged):
+    """A settings file that does not check (a changed byte, its sum not)
+    was replaced by the defaults without a word: the player's choices
+    went, unexplained. Now a note says so, until a key (a chip's note
+    goes after 5 s); no file at all is a first boot, and no note."""
+    v = bytearray((settings.MODE_LOCAL, 2, 4, 1, 41))
+    good = bytes((0xA7,)) + v + bytes((sum(v) & 0xFF,))
+    if damaged:
+        (flash / settings.PATH).write_bytes(good[:3] + b"\x00" + good[4:])
+    s = Script()
+    s.wait(9000)
+    s.snap("boot", band(0, 240))
+    s.tap("place")          # A: continue, if a note
+    s.wait(300)
+    s.snap("menu", band(0, 240))
+    snaps = run_device(board_sim, s.end(), str(flash)).snaps
+    out = capsys.readouterr().out
+    note = "Settings damaged: the menu's defaults are used"
+    assert (note in out) == damaged
+    boot = " ".join(screen_text(snaps["boot"], 240))
+    assert ("Settings damaged" in boot) == damaged, boot
+    menu = " ".join(screen_text(snaps["menu" if damaged else "boot"], 240))
+    assert "Mode:  vs AI" in menu and "Rule:  Freestyle" in menu, menu
+    t = settings.Settings()
+    assert t.load() and t.values[settings.BOOTS] == 1   # this boot, counted
+
+
 def test_a_cut_temp_settings_file_is_not_read_as_the_older_format(flash):
     """A power cut after 6 of the temp file's 7 bytes, when the boots
     byte happens to be the choices' sum: those 6 bytes are a whole file of

@@ -183,7 +183,10 @@ def test_settings_survive_and_damage_gives_defaults(flash):
     assert t.load() and t.values[settings.RULE] == 4
     (flash / settings.PATH).write_bytes(b"\xa7\x01\x01\x04")
     u = settings.Settings()
-    assert not u.load() and u.values[settings.RULE] == 0
+    assert not u.load() and u.values[settings.RULE] == 0 and u.damaged
+    (flash / settings.PATH).unlink()
+    w = settings.Settings()
+    assert not w.load() and not w.damaged       # none: a first boot
 
 
 def test_settings_file_with_a_wrong_sum_or_magic_gives_defaults(flash):

@@ -20,14 +20,15 @@ def lines(app, texts, colour=TEXT):
         y += lh
 
 
-def show(app, note):
-    """The note until a key, or time to read it: 5 s, 60 ms a character
-    for a long one (a missing gyro's note, with how to steer, is 250)."""
+def show(app, note, until_key=False):
+    """The note until a key, or (unless until_key: something the player lost,
+    which they must not miss) time to read it: 5 s, 60 ms a character for a
+    long one (a missing gyro's note, with how to steer, is 250)."""
     note = app.controls.keys(note)
     print(note)
     lines(app, wrap(note, (app.lcd.width - 12) // app.fw) + ["", "A: continue"],
           ALERT)
-    app.wait_key((PLACE, BACK, MENU), max(5000, 60 * len(note)))
+    app.wait_key((PLACE, BACK, MENU), 0 if until_key else max(5000, 60 * len(note)))
 
 
 def wrap(text, width):

@@ -44,9 +44,11 @@ class Settings:
             values = bytearray(COUNT)
             values[LEVEL] = 1
         self.values = values
+        self.damaged = False
 
     def load(self):
-        """Defaults on a missing or damaged file; never raises."""
+        """True when the file was read; False: the defaults, and `damaged`
+        when there was a file but it did not check. Never raises."""
         from saveread import recover
         # a temp file is always this firmware's: cut short, its first
         # bytes could read as the older, shorter file
@@ -56,6 +58,7 @@ class Settings:
         try:
             _check(data, COUNT - 1 if len(data) == COUNT + 1 else COUNT)
         except ValueError:
+            self.damaged = True
             return False
         for i in range(len(data) - 2):
             self.values[i] = data[1 + i]

@@ -1,5 +1,5 @@
 """The boot screens: the notes (a chip that did not answer, a damaged save
-set aside), then the saved game, offered to resume. Also reads the menu's
+set aside or settings file), then the saved game, offered to resume. Also reads the menu's
 last choices, and counts the boot in their file.
 
 Loaded at boot and unloaded before the menu (App.run), with saveread and
@@ -13,7 +13,9 @@ import notes
 def run(app):
     """-> the saved game the player resumes (saveread.Saved), or None."""
     st = Settings()
-    st.load()
+    lost = []       # notes of what the player lost: shown until a key
+    if not st.load() and st.damaged:
+        lost.append("Settings damaged: the menu's defaults are used")
     # the AI's seeds count on from 64 a boot: the first game after a
     # power-on does not replay the first game of the one before
     boots = st.values[BOOTS]
@@ -24,9 +26,11 @@ def run(app):
     import saveread
     saved, problem = saveread.load()
     if problem:
-        app.notes.append(problem)
+        lost.append(problem)
     for note in app.notes:
         notes.show(app, note)
+    for note in lost:
+        notes.show(app, note, True)
     app.notes = None            # shown: not kept for the run
     if saved is not None and offer_resume(app, saved):
         app.rule_name = rule_name(saved.rule)
@@ -44,5 +48,5 @@ def offer_resume(app, saved):
     notes.lines(app, ["Saved game found:", "", desc,
                       rule_name(saved.rule),
                       "%d move%s" % (n, "" if n == 1 else "s"), "",
-                      "A: resume", "B: menu"])
+                      "A: resume", "B: menu (a new game replaces it)"])
     return app.wait_key((PLACE, BACK, MENU)) == PLACE
