@@ -240,9 +240,11 @@ class Device:
         # repeats exactly
         random.seed(_RANDOM_SEED)
         self.board = board_module
-        if flash_dir is None:       # never the caller's cwd: a fresh flash
-            import tempfile
-            flash_dir = tempfile.mkdtemp(prefix="gomoku-flash-")
+        self._own_flash = None
+        if flash_dir is None:       # never the caller's cwd: a fresh flash,
+            import tempfile         # removed with the Device
+            self._own_flash = tempfile.TemporaryDirectory(prefix="gomoku-flash-")
+            flash_dir = self._own_flash.name
         self.flash_dir = flash_dir
         self.shots_dir = None
         self.shots = []

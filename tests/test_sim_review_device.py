@@ -1,5 +1,6 @@
 """host_sim.device running firmware code as MicroPython would: time.sleep
 on the simulated clock, machine.reset() that firmware cannot catch."""
+import gc
 import os
 
 import host_sim
@@ -145,6 +146,12 @@ def test_a_device_without_flash_dir_gets_a_fresh_flash(tmp_path, monkeypatch):
     assert os.path.realpath(str(tmp_path)) not in (
         os.path.realpath(s[0]) for s in seen)
     assert sorted(os.listdir(tmp_path)) == ["gomoku.sav"]
+    # and the flash goes with its Device: one a test run was left in /tmp
+    flashes = [dev.flash_dir for dev in devs]
+    assert all(os.listdir(f) == ["gomoku.cfg"] for f in flashes)
+    del dev, devs
+    gc.collect()
+    assert not any(os.path.exists(f) for f in flashes)
 
 
 def test_every_sleep_but_sleep_us_is_a_poll_of_the_buttons(tmp_path):
