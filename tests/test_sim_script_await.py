@@ -144,24 +144,26 @@ def test_the_readme_game_against_the_ai_runs(tmp_path):
 def test_the_readme_command_plays_its_game_again_on_the_flash_it_left(
         tmp_path, monkeypatch):
     """The README's headless command, run twice with its example game on
-    the default flash (as `make sim` leaves it): the second run meets the
-    menu again, not the first run's game offered at boot."""
+    the flash it names: the second run meets the menu again, not the first
+    run's game offered at boot, and `make sim`'s flash is not touched."""
     from host_sim import __main__ as cli
     with open(os.path.join(host_sim.ROOT, "README.md")) as f:
         readme = f.read()
     part = readme.split("## The simulator for tests and bug reports", 1)[1]
-    line = part.split("\n\n", 2)[1].strip()
+    line = part.split("\n\n", 2)[1].strip().replace("\\\n", " ")
     assert line.startswith(".venv/bin/python -m host_sim "), line
     (tmp_path / "game.txt").write_text(
         readme.split("A game against the AI", 1)[1].split("```", 2)[1])
     files = {"game.txt": str(tmp_path / "game.txt"),
              "out/": str(tmp_path / "out"),
-             "bus.jsonl": str(tmp_path / "bus.jsonl")}
+             "bus.jsonl": str(tmp_path / "bus.jsonl"),
+             "build/flash-script": str(tmp_path / "flash")}
     args = [files.get(a, a) for a in line.split()[3:]]
     monkeypatch.setattr(cli, "ROOT", str(tmp_path / "root"))
     for _ in range(2):
         assert cli.main(args) == 0
-    assert os.listdir(tmp_path / "root" / "build") == ["flash-sim"]
+    assert "gomoku.cfg" in os.listdir(tmp_path / "flash")
+    assert not (tmp_path / "root" / "build" / "flash-sim").exists()
 
 
 def test_a_tap_right_after_a_slow_redraw_counts(tmp_path):
