@@ -337,7 +337,9 @@ def play_line(seed, level=2, plies=24):
 def test_a_seed_makes_the_game_repeatable_and_seeds_vary_it(level, plies):
     a = play_line(11, level, plies)
     assert play_line(11, level, plies) == a
-    assert len({tuple(play_line(s, level, plies)) for s in (1, 2, 3)}) > 1
+    # another seed plays another line; a third is played only if the
+    # second chose the same moves (level 3's lines take seconds)
+    assert any(play_line(s, level, plies) != a for s in (1, 2))
 
 
 ROOT_VCF_GAME = [112, 113, 98, 84, 97, 99, 85, 127, 69, 155, 141, 125, 55, 83, 53, 101, 52, 54,
