@@ -560,6 +560,11 @@ class Device:
         dev = self
 
         def check():
+            # a reset or the end meets the firmware in its own sleep, not a
+            # peer's in a timer (a simulated handheld's send cut off there
+            # left its radio transmitting and its loop dead)
+            if sim_clock.in_timer():
+                return
             if dev._pending_reset:
                 dev._pending_reset = False
                 raise machine.SimReset()

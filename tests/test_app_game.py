@@ -253,8 +253,8 @@ def test_reset_mid_game_then_resume(flash):
         s.wait(300)
     s.reset()               # power cut after the AI's third reply
     s.wait(1500)            # boot again
-    s.cursor = 7 * 15 + 7   # a fresh boot puts the cursor in the centre
     s.tap("place")          # "Saved game found": A resumes
+    s.cursor = moves[4]     # on the player's last stone, as they left it
     s.wait(300)
     snap_board(s, "resumed")
     s.snap("resumed:mark", [VIEW.center(i) for i in ALL])
@@ -488,6 +488,7 @@ def test_a_drawn_game_says_why_and_leaves_nothing_to_resume(rule, banner, flash)
     savegame.write(rule, 1, 1, 0, bytes(moves), n)
     s = Script()
     s.tap("place")          # "Saved game found": A resumes
+    s.cursor = moves[n - 1]     # two players: on the last stone
     s.wait(300)
     s.place(moves[223] if rule == gomoku.RENJU else 3)
     s.wait(300)

@@ -283,6 +283,7 @@ def test_a_resumed_two_player_game_is_saved_as_one(flash):
     savegame.write(0, settings.MODE_LOCAL, 1, 0, bytes([112, 113]), 2)
     s = Script()
     s.tap("place")          # "Saved game found": A resumes
+    s.cursor = 113          # two players: on the last stone
     s.wait(300)
     s.place(7 * 15 + 9)
     s.wait(400)
@@ -459,6 +460,7 @@ def test_playing_white_you_beat_the_ai_and_undo_takes_back_only_your_five(
     five = white + [9 * 15 + 7]
     s = Script()
     s.tap("place")          # "Saved game found": A resumes
+    s.cursor = white[-1]    # on your last stone
     s.wait(300)
     s.place(five[-1])
     s.wait(300)

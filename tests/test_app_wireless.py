@@ -104,6 +104,34 @@ def test_hosted_match_to_the_winner(flash):
     assert snaps["banner"] == [bv.BANNER]
 
 
+def test_every_refusal_shows_until_the_next_key(flash):
+    """A second warning (B again, A on a taken point) was drawn over by the
+    link line within a poll: the key that cleared the first made the link
+    line due again, and the new warning did not hold it back."""
+    from host_sim import device
+    dev = device.Device(board_sim, str(flash))
+    Peer(dev.medium)
+    line = band(VIEW.message.y, VIEW.message.h)
+    s = Script()
+    start_hosting(s)
+    for k in range(2):
+        s.tap("back")
+        s.wait(300)
+        s.snap("undo%d" % k, line)
+    s.place(7 * 15 + 7)
+    s.wait(400)                 # the peer answers
+    for k in range(2):
+        s.tap("place")          # on the stone just placed
+        s.wait(300)
+        s.snap("taken%d" % k, line)
+    snaps = run_device(board_sim, s.end(), str(flash), dev=dev).snaps
+    h = VIEW.message.h
+    for k in range(2):
+        assert screen_text(snaps["undo%d" % k], h) == ["No undo in a wireless match"]
+        assert screen_text(snaps["taken%d" % k], h)[0].startswith("Taken"), \
+            screen_text(snaps["taken%d" % k], h)
+
+
 def play_through_a_reset(flash, times=None):
     """Host, place three stones, reset, resume the saved match, place the
     other two of the row: -> (device, peer, snaps "offer", "resumed", "end").
@@ -124,8 +152,8 @@ def play_through_a_reset(flash, times=None):
     s.reset()
     s.wait(1500)
     s.snap("offer", band(0, 60))
-    s.cursor = 7 * 15 + 7
     s.tap("place")          # "Wireless match saved": resume it
+    s.cursor = row[2]       # on the player's last stone, as they left it
     s.wait(1500)            # resync with the peer
     s.snap("resumed", [stone_point(VIEW, i) for i in range(225)])
     for i in row[3:]:
@@ -358,6 +386,27 @@ def test_only_b_forgets_a_saved_match(flash):
     s.tap("back")
     s.wait(300)
     run_device(board_sim, s.end(), str(flash))
+    assert not (flash / "gomoku.mat").exists()
+
+
+def test_a_saved_match_forgotten_at_boot_tells_the_peer(flash):
+    """B at "Wireless match saved" after a reset: the peer, left showing
+    "peer lost" for good, is told the match is over, as when a player
+    leaves one."""
+    import match
+    from host_sim import device
+    dev = device.Device(board_sim, str(flash))
+    peer = Peer(dev.medium)
+    s = Script()
+    start_hosting(s)
+    s.place(7 * 15 + 7)
+    s.wait(400)             # the peer answers
+    s.reset()
+    s.wait(1500)
+    s.tap("back")           # "Wireless match saved": B forgets it
+    s.wait(500)
+    run_device(board_sim, s.end(), str(flash), dev=dev)
+    assert peer.m.count == 2 and peer.m.state == match.CLOSED
     assert not (flash / "gomoku.mat").exists()
 
 

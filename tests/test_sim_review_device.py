@@ -541,3 +541,30 @@ def test_setting_up_the_boards_pins_allocates_nothing_on_the_unix_port():
                   extra_path=[upy.ROOT / "boards"])
     count, grown = map(int, out.split())
     assert count == n and grown <= 0, out
+
+
+def test_a_reset_meets_the_firmware_not_a_peer_sleeping_in_a_timer(tmp_path):
+    """A simulated peer runs in a timer, on the firmware's stack: a reset
+    due while the peer slept (its radio's send) was raised in the peer's
+    sleep, which left that handheld's radio transmitting and its loop
+    dead. The reset now meets the firmware at its own next sleep."""
+    import sim_clock
+    import time
+    dev = device.Device(board_sim, str(tmp_path), lcd=False, gyro=False, radio=False)
+    peer = []
+
+    def peer_send():
+        for _ in range(10):
+            time.sleep_us(1000)     # 10 ms, across the reset at 2 ms
+        peer.append(sim_clock.now_us())
+    boots = []
+
+    def main():
+        boots.append(sim_clock.now_us())
+        if len(boots) == 1:
+            sim_clock.call_at(sim_clock.now_us() + 500, peer_send)
+        while True:
+            time.sleep_ms(5)
+    dev.run(device.Script.parse("at 2\nreset\nat 40\nend\n"), main=main)
+    assert len(peer) == 1 and dev.resets == 1
+    assert boots[1] >= peer[0]          # the firmware restarted after it

@@ -173,6 +173,8 @@ class App:
             savegame.clear()    # over, as apply() leaves a game that ends
         if resume is None:
             self.cursor = 7 * N + 7
+        elif self.n:
+            self.cursor = self.last_own(self.moves, self.n, self.human)
         self.games += 1
         if self.mode == _MODE_AI and self.level > 1:
             # the search picks among near-best moves by a PRNG in a module
@@ -191,6 +193,16 @@ class App:
             self.say("")
         self.controls.settle()
         return True
+
+    @staticmethod
+    def last_own(moves, n, colour):
+        """Where a resumed game puts the cursor: on the last of the n moves
+        that colour played (black's are the even ones), as the player left
+        it; colour 0 (two players), or none of theirs yet: the last move."""
+        k = n - 1
+        if k and colour and (k & 1) + 1 != colour:
+            k -= 1
+        return moves[k]
 
     def who(self, colour):
         name = "Black" if colour == 1 else "White"

@@ -41,6 +41,16 @@ def offer_saved(app):
     else:
         import wireless
         wireless.forget()
+        # the peer is told, as when a player leaves a game, and does not
+        # wait on a lost link (best effort: it may be off)
+        try:
+            import hw_setup
+            import match
+            match.Match.restore(hw_setup.make_radio(), blob).close()
+        except (OSError, ValueError):
+            pass        # no radio, or moves that do not replay: no one to tell
+        finally:
+            sys.modules.pop("hw_setup", None)
 
 
 def play(app, blob=None):

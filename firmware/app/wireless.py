@@ -55,6 +55,9 @@ class Wireless:
                 notes.show(app, note, True)
                 return
             self.saved = self.m.saved_key()     # the file holds just this
+            m = self.m
+            if m.count:
+                app.cursor = app.last_own(m.moves, m.count, m.my_colour)
         else:
             self.m = M.Match(self.radio, host=host, rule=rule,
                              host_colour=host_colour)
@@ -167,7 +170,7 @@ class Wireless:
             m.send_move(i % 15, i // 15)
         except ValueError as e:
             app.refuse(m.game, i, e)
-            self.alerting = True
+            self.hold_link()
             return
         self.sync()
 
@@ -226,7 +229,14 @@ class Wireless:
         """Say text in place of the link line until the next key, or until
         the link or the peer's move changes."""
         self.app.say(text, ALERT)
+        self.hold_link()
+
+    def hold_link(self):
+        """The bottom line holds a word for the player: the link line waits
+        for the next key, or for the link or the peer's move to change."""
         self.alerting = True
+        m = self.m
+        self.shown = (m.state, m.last_peer_move)
 
     def show_link(self):
         """The link line, rebuilt only when the state or the peer's move

@@ -10,6 +10,7 @@ _start = 0
 _timers = []        # [due_us, seq, fn], kept sorted
 _seq = 0
 _hooks = []         # fn(now_us) after every advance (front ends pump here)
+_depth = 0          # timers' fns running, one inside another's sleep
 
 
 def _wall_us():
@@ -86,12 +87,22 @@ def read_us():
 
 
 def _fire(end):
-    global _now
+    global _now, _depth
     while _timers and _timers[0][0] <= end:
         due, _, fn = _timers.pop(0)
         if not _real and due > _now:
             _now = due
-        fn()
+        _depth += 1
+        try:
+            fn()
+        finally:
+            _depth -= 1
+
+
+def in_timer():
+    """True while a timer's fn runs: a simulated peer's code, a radio's
+    air, a script's event. Sleeps there are not the firmware's own."""
+    return _depth > 0
 
 
 def reset(us=0):
