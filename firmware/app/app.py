@@ -167,7 +167,7 @@ class App:
         except ValueError as e:
             import saveread
             import notes
-            notes.show(self, saveread.set_aside("game", e), True)
+            notes.show(self, saveread.set_aside("game", e), until_key=True)
             return False
         if g.winner:
             savegame.clear()    # over, as apply() leaves a game that ends

@@ -32,7 +32,7 @@ def offer_saved(app):
         check_snapshot(blob)        # recover() checked only a temp file
     except ValueError as e:
         notes.show(app, saveread.set_aside("match", e, savegame.MATCH,
-                                         savegame.MATCH_BAD), True)
+                                         savegame.MATCH_BAD), until_key=True)
         return
     notes.lines(app, ["Wireless match saved", "", "A: resume it",
                       "B: forget it"])

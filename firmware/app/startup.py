@@ -1,6 +1,6 @@
 """The boot screens: the notes (a chip that did not answer, a damaged save
-set aside or settings file), then the saved game, offered to resume. Also reads the menu's
-last choices, and counts the boot in their file.
+set aside, damaged settings), then the saved game, offered to resume. Also
+reads the menu's last choices, and counts the boot in their file.
 
 Loaded at boot and unloaded before the menu (App.run), with saveread and
 settings: their code is not in the heap during a game.
@@ -30,7 +30,7 @@ def run(app):
     for note in app.notes:
         notes.show(app, note)
     for note in lost:
-        notes.show(app, note, True)
+        notes.show(app, note, until_key=True)
     app.notes = None            # shown: not kept for the run
     if saved is not None and offer_resume(app, saved):
         app.rule_name = rule_name(saved.rule)

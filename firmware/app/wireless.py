@@ -52,7 +52,7 @@ class Wireless:
                 note = saveread.set_aside("match", e, PATH,
                                          savegame.MATCH_BAD)
                 forget()
-                notes.show(app, note, True)
+                notes.show(app, note, until_key=True)
                 return
             self.saved = self.m.saved_key()     # the file holds just this
             m = self.m
