@@ -15,8 +15,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def numbers(pattern, out):
-    """Every match of `pattern` in `out`, its groups as floats."""
-    found = [tuple(map(float, m.groups())) for m in re.finditer(pattern, out)]
+    """Every match of `pattern` in `out` (by line), its groups as floats."""
+    found = [tuple(map(float, m.groups())) for m in re.finditer(pattern, out, re.M)]
     assert found, (pattern, out)
     return found
 
@@ -28,8 +28,8 @@ def spi_ms(nbytes, mhz):
 
 def check_sensors(out):
     # bus load at a 50 Hz poll: the read's time 50 times a second
-    for us, load in numbers(r", (\d+) us \(budget: <= 500 us\) ok; bus load at a 50 Hz poll "
-                            r"([\d.]+)%", out):
+    for load, us in numbers(r"bus load at a 50 Hz poll ([\d.]+)%, (\d+) us "
+                            r"\(budget: <= 500 us\) ok$", out):
         assert load == pytest.approx(us * 50 / 1e6 * 100, abs=0.05)
 
 
