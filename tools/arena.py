@@ -56,6 +56,10 @@ class BrainError(Exception):
     """The brain crashed, timed out or said something that is not a move."""
 
 
+class BrainTimeout(BrainError):
+    """The brain's time for an answer ran out."""
+
+
 def brain_argv(command):
     """A brain's command (a string, split as a shell would, or a list) as
     argv; ValueError if it names no program or its quotes do not close."""
@@ -130,8 +134,8 @@ class Brain:
                 return text
             left = deadline - time.monotonic()
             if left <= 0 or not select.select([fd], [], [], left)[0]:
-                raise BrainError("timeout (it answered only with empty lines)" if blank
-                                 else "timeout")
+                raise BrainTimeout("timeout (it answered only with empty lines)" if blank
+                                   else "timeout")
             chunk = os.read(fd, 65536)
             if not chunk:
                 raise self._crashed()
@@ -285,7 +289,7 @@ def play_game(cmd_black, cmd_white, opening=(), rule=FREESTYLE, timeout=30.0,
             try:
                 (x, y), spent = b.ask_move(cmd, timeout)
             except BrainError as e:
-                if str(e).startswith("timeout"):
+                if isinstance(e, BrainTimeout):
                     rec.times[idx].append(timeout)  # the move's time, at least
                 rec.winner, rec.reason = other, "%s %s" % (side, e)
                 return rec
