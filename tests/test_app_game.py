@@ -716,6 +716,36 @@ def test_a_won_game_leaves_nothing_to_resume(flash):
     assert "Mode:  2 players" in screen_text(rig.snaps["boot"], 120)
 
 
+def test_a_reset_mid_rematch_keeps_the_games_won(flash):
+    """Black wins, A: a rematch; a move each, then a power cut. The resumed
+    game is part of the same run of rematches: black's next five shows
+    "Black 2" (the tally restarted at 0 after a reset)."""
+    s = Script()
+    s.black_wins_two_players()
+    s.snap("first", band(VIEW.status.y, VIEW.status.h))
+    s.tap("place")                          # rematch
+    s.wait(300)
+    s.cursor = 7 * 15 + 7
+    s.place(7 * 15 + 3)
+    s.place(9 * 15 + 3)
+    s.wait(300)
+    s.reset()
+    s.wait(1500)
+    s.tap("place")                          # "Saved game found": A resumes
+    s.cursor = 9 * 15 + 3                   # two players: on the last stone
+    s.wait(300)
+    for k in range(1, 5):
+        s.place(7 * 15 + 3 + k)
+        if k < 4:
+            s.place(9 * 15 + 3 + k)
+    s.wait(300)
+    s.snap("second", band(VIEW.status.y, VIEW.status.h))
+    dev = run_device(board_sim, s.end(), flash)
+    assert dev.resets == 1
+    assert screen_text(dev.snaps["first"], VIEW.status.h) == ["Black wins!  Black 1 White 0"]
+    assert screen_text(dev.snaps["second"], VIEW.status.h) == ["Black wins!  Black 2 White 0"]
+
+
 def test_the_menu_cleans_foreign_settings_and_steps_both_ways(flash):
     import settings
     # a settings file with a good sum but values this firmware never

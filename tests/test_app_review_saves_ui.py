@@ -1,7 +1,8 @@
 """Review of the save files, the settings, the text line, the controls and
 the start menu: the cases a mutation review found no test for. Saves are
-built by hand from the documented layout (magic, version, rule, mode, level,
-colour, count, moves, CRC-16/CCITT-FALSE big-endian), not by encode()."""
+built by hand from version 1 of the documented layout (magic, version, rule,
+mode, level, colour, count, moves, CRC-16/CCITT-FALSE big-endian; version 2
+adds the games won before the CRC), not by encode()."""
 import binascii
 import errno
 import os
@@ -54,6 +55,12 @@ def test_the_hand_built_save_is_one_the_app_reads():
     s = saveread.decode(crafted(3, [112, 113, 97], rule=4))
     assert (s.rule, s.mode, s.level, s.human, s.moves) == \
         (4, 0, 1, 1, bytes([112, 113, 97]))
+
+
+def test_a_version_1_save_resumes_with_no_games_won():
+    # the firmware before version 2 saved no tally: its game still resumes
+    s = saveread.decode(crafted(2, [112, 113]))
+    assert s.moves == bytes([112, 113]) and s.won == bytes(2)
 
 
 def test_more_moves_than_points_are_refused_and_set_aside(flash):

@@ -20,17 +20,18 @@ from app_script import Rig, Script, layout, plan_lost_game, stone_point  # noqa:
 VIEW = layout(board_sim)
 
 
-def blob(moves, rule=0, mode=0, level=1, human=1):
-    n = savegame.encode(rule, mode, level, human, bytes(moves), len(moves))
+def blob(moves, rule=0, mode=0, level=1, human=1, won=(0, 0, 0)):
+    n = savegame.encode(rule, mode, level, human, bytes(moves), len(moves), won)
     return bytes(savegame._buf[:n])
 
 
 def test_round_trip_and_size():
-    data = blob([112, 113, 97], rule=4, mode=1, level=1, human=0)
-    assert len(data) == 4 + 6 + 3 + 2
+    data = blob([112, 113, 97], rule=4, mode=1, level=1, human=0,
+                won=bytearray((0, 3, 255)))
+    assert len(data) == 4 + 6 + 3 + 2 + 2
     s = saveread.decode(data)
-    assert (s.rule, s.mode, s.level, s.human, s.moves) == (4, 1, 1, 0,
-                                                          bytes([112, 113, 97]))
+    assert (s.rule, s.mode, s.level, s.human, s.moves, s.won) == \
+        (4, 1, 1, 0, bytes([112, 113, 97]), bytes((3, 255)))
     full = blob(list(range(225)))
     assert saveread.decode(full).moves == bytes(range(225))
 
@@ -40,7 +41,8 @@ def test_round_trip_and_size():
     (lambda d: d[:5], "truncated"),
     (lambda d: b"", "truncated"),
     (lambda d: d[:11] + bytes([d[11] ^ 0x10]) + d[12:], "bad checksum"),
-    (lambda d: d[:4] + b"\x02" + d[5:], "version"),
+    (lambda d: d[:4] + b"\x03" + d[5:], "version"),
+    (lambda d: d[:4] + b"\x00" + d[5:], "version"),
     (lambda d: b"PK\x03\x04" + d[4:], "not a save"),
     (lambda d: d + b"\x00", "bad length"),
 ])
@@ -53,8 +55,8 @@ def test_damaged_files_are_refused_with_a_reason(damage, why):
 def test_off_board_move_refused_even_with_good_crc():
     data = bytearray(blob([112, 113]))
     data[10] = 230
-    crc = savegame.crc16(data, 12)
-    data[12], data[13] = crc >> 8, crc & 0xFF
+    crc = savegame.crc16(data, 14)
+    data[14], data[15] = crc >> 8, crc & 0xFF
     with pytest.raises(ValueError, match="a move off the board"):
         saveread.decode(bytes(data))
 

@@ -132,7 +132,8 @@ class App:
     # ---- one game and its rematches --------------------------------------
     def play(self, resume=None):
         score = self.score
-        score[1] = score[2] = 0
+        # the run of rematches a saved game was part of goes on
+        score[1], score[2] = resume.won if resume is not None else b"\0\0"
         while True:
             if resume is None:
                 savegame.clear()    # a new game: the old one is given up
@@ -324,7 +325,7 @@ class App:
     def save(self):
         try:
             savegame.write(self.rule, self.mode, self.level, self.human,
-                           self.moves, self.n)
+                           self.moves, self.n, self.score)
         except OSError as e:
             self.say(savegame.not_saved(e), ALERT)
 

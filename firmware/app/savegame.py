@@ -1,9 +1,12 @@
 """The game in progress on flash: written after every move, atomically.
 
 File layout (all bytes): b"GMKS", version, rule, mode, level, human colour,
-move count n, n moves (y*15+x), CRC-16/CCITT (big-endian) of everything
-before it. A save is written to a temporary file and renamed over the old
-one, so a power cut leaves either the old save or the new one complete.
+move count n, n moves (y*15+x), the games won in this run of rematches by
+the player (or black) and by the other, CRC-16/CCITT (big-endian) of
+everything before it. Version 1 had no games won; it still reads.
+
+A save is written to a temporary file and renamed over the old one, so a
+power cut leaves either the old save or the new one complete.
 
 Reading the saves back, at boot, is saveread's: its code leaves the heap
 once the boot is over.
@@ -13,7 +16,7 @@ from micropython import const
 from crc16 import crc16
 
 MAGIC = b"GMKS"
-VERSION = 1
+VERSION = 2
 PATH = "gomoku.sav"
 TMP = "gomoku.tmp"
 BAD = "gomoku.bad"
@@ -22,13 +25,14 @@ MATCH_TMP = "gomoku.mtt"
 MATCH_BAD = "gomoku.mbd"    # a damaged MATCH, apart from a damaged game
 _ENOSPC = const(28)         # a full flash (not every port's errno module names it)
 HEAD = const(10)            # magic 4, version, rule, mode, level, human, n
-MAX = const(HEAD + 225 + 2)
+MAX = const(HEAD + 225 + 4)
 
 _buf = bytearray(MAX)
 
 
-def encode(rule, mode, level, human, moves, n):
-    """Fill the module buffer; returns the byte count."""
+def encode(rule, mode, level, human, moves, n, won=(0, 0, 0)):
+    """Fill the module buffer; returns the byte count. won: the app's
+    score, [1] the player's (or black's) games, [2] the other's."""
     if not 0 <= n <= 225:
         raise ValueError("move count out of range")
     b = _buf
@@ -42,15 +46,18 @@ def encode(rule, mode, level, human, moves, n):
     for i in range(n):
         b[HEAD + i] = moves[i]
     end = HEAD + n
+    b[end] = won[1]
+    b[end + 1] = won[2]
+    end += 2
     crc = crc16(b, end)
     b[end] = crc >> 8
     b[end + 1] = crc & 0xFF
     return end + 2
 
 
-def write(rule, mode, level, human, moves, n):
+def write(rule, mode, level, human, moves, n, won=(0, 0, 0)):
     """Save atomically: temp file, then rename over the old save."""
-    size = encode(rule, mode, level, human, moves, n)
+    size = encode(rule, mode, level, human, moves, n, won)
     replace(TMP, PATH, memoryview(_buf)[:size])
 
 

@@ -21,12 +21,14 @@ _MODE_LOCAL = const(1)      # settings.MODE_LOCAL: two players, human is 0
 class Saved:
     """A decoded save: the settings and the move list of one game."""
 
-    def __init__(self, rule, mode, level, human, moves):
+    def __init__(self, rule, mode, level, human, moves, won=b"\0\0"):
         self.rule = rule
         self.mode = mode
         self.level = level
         self.human = human
         self.moves = moves      # bytes, y*15+x each
+        self.won = won          # games won in the run of rematches: the
+                                # player's (or black's), the other's
 
 
 def decode(data):
@@ -42,15 +44,16 @@ def decode(data):
         raise ValueError("truncated")
     if data[0:4] != MAGIC:
         raise ValueError("not a save")
-    if data[4] != VERSION:
-        raise ValueError("version %d" % data[4])
+    v = data[4]
+    if v != VERSION and v != 1:         # 1: no games won
+        raise ValueError("version %d" % v)
     n = data[9]
-    end = HEAD + n
+    end = HEAD + n + (2 if v == VERSION else 0)
     if n > 225 or len(data) != end + 2:
         raise ValueError("truncated" if len(data) < end + 2 else "bad length")
     if crc16(data, end) != (data[end] << 8) | data[end + 1]:
         raise ValueError("bad checksum")
-    moves = bytes(data[HEAD:end])
+    moves = bytes(data[HEAD:HEAD + n])
     for m in moves:
         if m >= 225:
             raise ValueError("a move off the board")
@@ -67,6 +70,8 @@ def decode(data):
         raise ValueError("unknown mode %d" % mode)
     if level not in _LEVELS:
         raise ValueError("unknown level %d" % level)
+    if v == VERSION:
+        return Saved(rule, mode, level, human, moves, bytes(data[end - 2:end]))
     return Saved(rule, mode, level, human, moves)
 
 
