@@ -314,7 +314,7 @@ class _Match:
     def saved_key(self):
         return (0, self.count, 0xFFFF)
 
-    def snapshot(self):
+    def snapshot(self, won):
         return b"GMM1"
 
 
@@ -560,6 +560,40 @@ def test_the_winner_is_named_the_rematch_swaps_colours_leaving_forgets(flash):
     line = screen_text(snaps["rematch"], VIEW.status.h)[0]
     assert line.startswith(("Black (peer) to move", "White (you) to move")), line
     assert not (flash / "gomoku.mat").exists()      # nothing to resume
+
+
+def test_a_reset_mid_rematch_keeps_the_games_won_since_pairing(flash):
+    """Won, a rematch (white now), two stones, a power cut: the resumed
+    match keeps the tally, and the second win shows "You 2"."""
+    from host_sim import device
+    dev = device.Device(board_sim, str(flash))
+    AgreeingPeer(dev.medium)
+    status = band(VIEW.status.y, VIEW.status.h)
+    row = [7 * 15 + x for x in range(3, 8)]     # the peer plays even rows
+    s = Script()
+    start_hosting(s)
+    for i in row:
+        s.place(i)
+        s.wait(400)
+    s.snap("first", status)
+    s.tap("place")          # A: rematch; the peer agrees and opens
+    s.wait(1000)
+    for i in row[:2]:
+        s.place(i)
+        s.wait(400)
+    s.reset()
+    s.wait(1500)
+    s.tap("place")          # "Wireless match saved": resume it
+    s.cursor = row[1]
+    s.wait(1500)            # resync with the peer
+    for i in row[2:]:
+        s.place(i)
+        s.wait(400)
+    s.snap("second", status)
+    snaps = run_device(board_sim, s.end(), str(flash), dev=dev).snaps
+    assert dev.resets == 1
+    assert screen_text(snaps["first"], VIEW.status.h) == ["You win!  You 1 Peer 0"]
+    assert screen_text(snaps["second"], VIEW.status.h) == ["You win!  You 2 Peer 0"]
 
 
 def test_the_peer_leaving_is_shown_and_forgets_the_match(flash):

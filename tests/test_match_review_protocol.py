@@ -489,20 +489,42 @@ def _resealed(blob, i, v):
 
 def test_a_save_with_fields_no_match_writes_is_refused_before_it_is_offered():
     """The layout (match.py): magic(4) host session(4) rule host_colour
-    game count moves... joiner's nonce(4) CRC(2). check_snapshot() is what
+    game count moves... joiner's nonce(4) games won(2) CRC(2).
+    check_snapshot() is what
     the boot screen asks before offering to resume: a rule (0 freestyle,
     1 standard, 4 renju), a colour or a point no match has is refused
     there."""
     a, b, _, _ = setup_pair(seed=27)
     blob = b.snapshot()
-    assert blob[:4] == b"GMM2" and blob[4] == 0 and blob[10] == 1
+    assert blob[:4] == b"GMM3" and blob[4] == 0 and blob[10] == 1
     assert blob[12] == 5 and blob[13:18] == bytes(b.moves[:5])
     assert blob[18:22] == bytes(4)          # a joiner keeps no nonce
+    assert blob[22:24] == bytes(2) and len(blob) == 26
     assert a.snapshot()[18:22] == b.nonce.to_bytes(4, "big")
     M.check_snapshot(blob)
     for i, v in ((9, 2), (9, 3), (10, 0), (10, 3), (17, 225), (13, 255)):
         with pytest.raises(ValueError):
             M.check_snapshot(_resealed(blob, i, v))
+
+
+def test_the_games_won_are_saved_and_a_save_from_before_them_still_resumes():
+    """GMM3 keeps the screen's tally (mine, the peer's) before the CRC; a
+    GMM2 save, written by the firmware before, resumes with none won."""
+    _, b, _, _ = setup_pair(seed=27)
+    blob = b.snapshot(bytearray((0, 3, 250)))
+    M.check_snapshot(blob)
+    assert M.saved_won(blob) == (3, 250)
+    old = bytearray(b"GMM2" + blob[4:-4])
+    c = crc16(old, len(old))
+    old = bytes(old + bytes((c >> 8, c & 0xFF)))
+    M.check_snapshot(old)
+    assert M.saved_won(old) == (0, 0)
+    r = M.Match.restore(b.link.radio, old, seed=2, now_ms=0)
+    assert bytes(r.moves[:r.count]) == bytes(b.moves[:b.count])
+    # the tally is two bytes, not a longer nonce: one byte more or less is corrupt
+    for bad in (blob[:-4] + blob[-3:], blob[:-2] + b"\0" + blob[-2:]):
+        with pytest.raises(ValueError):
+            M.check_snapshot(_resealed(bad, 4, bad[4]))
 
 
 def test_a_repaired_list_of_the_same_length_is_saved_again():

@@ -173,4 +173,4 @@ def test_a_save_from_before_the_joiners_nonce_was_kept_still_resumes():
     assert m.host and m.session == 0x12345679 and m.count == 2
     assert bytes(m.moves[:2]) == bytes((112, 113))
     assert m.peer_nonce is None and not m._offering
-    assert m.snapshot()[:4] == b"GMM2"
+    assert m.snapshot()[:4] == b"GMM3"

@@ -28,12 +28,15 @@ API for the app (everything is non-blocking; call poll() every loop):
     m.my_turn()  # True when send_move() would be accepted
     m.last_peer_move   # (x, y) of the opponent's last move, or None
     m.rematch_wanted, m.peer_rematch   # who asked for a rematch
-    m.snapshot() # bytes (< 250) to save after pairing, after every move
-                 # (own or peer's) and after EV_SYNCED / EV_NEW_GAME;
-                 # Match.restore(radio, blob) resumes (ValueError if corrupt)
+    m.snapshot(won)  # bytes (< 250) to save after pairing, after every
+                 # move (own or peer's) and after EV_SYNCED / EV_NEW_GAME,
+                 # with the screen's tally (won[1] mine, won[2] the peer's);
+                 # Match.restore(radio, blob) resumes (ValueError if
+                 # corrupt), saved_won(blob) gives the tally back
     m.saved_key()  # (game_no, count, hash of the moves): changes exactly
                  # when snapshot() would (session, rule, colours are fixed
-                 # once paired): save only when it differs from the last
+                 # once paired; the tally changes with a new game): save
+                 # only when it differs from the last
     m.stats      # counters, name -> int: sent, radio_fail, retransmits,
                  # received, foreign, malformed, illegal, out_of_turn,
                  # duplicates, conflicts, moves_applied, moves_synced,
@@ -102,7 +105,8 @@ _RESYNC_STATUS_MS = const(80)
 _LOST_MS = const(1500)
 _JOIN_GIVEUP_MS = const(3000)
 _REPLY_MS = const(25)       # at most one status reply this often
-_SNAP_MAGIC = b"GMM2"       # GMM1 (before the joiner's nonce was kept) reads too
+_SNAP_MAGIC = b"GMM3"       # GMM2 (before the games won were kept) and GMM1
+                            # (before the joiner's nonce was) read too
 _SNAP_MOVES = const(13)     # where a snapshot's moves start (check_snapshot)
 _N = const(15)              # the board's side
 _POINTS = const(225)
@@ -129,12 +133,13 @@ def check_snapshot(b):
     """Raise ValueError unless b is a whole snapshot() (magic, length, CRC)
     whose fields are ones a match writes. Whether its moves replay only
     restore() can tell. The layout: magic(4) host session(4) rule
-    host_colour game count moves(count) joiner's nonce(4, GMM2) CRC(2)."""
-    if len(b) < _SNAP_MOVES + 2 or b[:4] not in (_SNAP_MAGIC, b"GMM1"):
+    host_colour game count moves(count) joiner's nonce(4, GMM2 on) games
+    won: mine, the peer's (2, GMM3) CRC(2)."""
+    if len(b) < _SNAP_MOVES + 2 or b[:4] not in (_SNAP_MAGIC, b"GMM2", b"GMM1"):
         raise ValueError("not a match save")
     n = len(b) - 2
     if L.crc16(b, n) != (b[n] << 8) | b[n + 1] or \
-            b[12] != n - _SNAP_MOVES - _nonce_len(b):
+            b[12] != n - _SNAP_MOVES - _nonce_len(b) - _won_len(b):
         raise ValueError("match save is corrupt")
     if b[4] > 1 or not (b[5] | b[6] | b[7] | b[8]) or \
             b[9] not in (gomoku.FREESTYLE, gomoku.STANDARD, gomoku.RENJU) or \
@@ -146,10 +151,21 @@ def check_snapshot(b):
 
 
 def _nonce_len(b):
-    # GMM2 keeps the joiner's nonce (the host's; 0 on the joiner) after the
-    # moves: a host restored before its joiner heard it pair can take that
-    # joiner's JOIN again
-    return 4 if b[:4] == _SNAP_MAGIC else 0
+    # GMM2 on keeps the joiner's nonce (the host's; 0 on the joiner) after
+    # the moves: a host restored before its joiner heard it pair can take
+    # that joiner's JOIN again
+    return 0 if b[:4] == b"GMM1" else 4
+
+
+def _won_len(b):
+    return 2 if b[:4] == _SNAP_MAGIC else 0
+
+
+def saved_won(b):
+    """The tally a check_snapshot()ed save holds: (games I won, the peer's)
+    since pairing; (0, 0) from a save before GMM3."""
+    n = len(b) - 4
+    return (b[n], b[n + 1]) if _won_len(b) else (0, 0)
 
 
 class Match:
@@ -280,7 +296,7 @@ class Match:
         ln.service(now_ms)
         return self._pop()
 
-    def snapshot(self):
+    def snapshot(self, won=b"\0\0\0"):
         if not self.code:
             raise ValueError("no match to save before pairing")
         s = self.session
@@ -290,6 +306,7 @@ class Match:
                         self.rule, self.host_colour, self.game_no, self.count)))
         b.extend(self.moves[:self.count])
         b.extend(bytes(self._u32(self.peer_nonce or 0)))
+        b.extend(bytes((won[1], won[2])))
         c = L.crc16(b, len(b))
         b.extend(bytes((c >> 8, c & 0xFF)))
         return bytes(b)

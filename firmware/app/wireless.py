@@ -55,6 +55,7 @@ class Wireless:
                 notes.show(app, note, until_key=True)
                 return
             self.saved = self.m.saved_key()     # the file holds just this
+            self.score[1], self.score[2] = M.saved_won(blob)
             m = self.m
             if m.count:
                 app.cursor = app.last_own(m.moves, m.count, m.my_colour)
@@ -220,7 +221,7 @@ class Wireless:
         if key == self.saved:
             return
         try:
-            savegame.replace(_TMP, PATH, m.snapshot())
+            savegame.replace(_TMP, PATH, m.snapshot(self.score))
             self.saved = key
         except OSError as e:
             self.warn(savegame.not_saved(e))    # tried again at the next change
