@@ -317,9 +317,15 @@ def test_a_line_set_as_drawn_paints_nothing_and_a_lost_one_all():
     line.set("Bla")
     assert "".join(t[0] for t in lcd.texts).strip() == "Bla"
     lcd.texts.clear()
-    line.filled()                         # background under it: text again
+    line.filled(0)                        # background under it: text again
     line.set("Bla")
     assert "".join(t[0] for t in lcd.texts) == "Bla"
+    lcd.texts.clear()
+    line.set("Bla", bg=3)
+    line.filled(0)                        # filled with another colour than
+    lcd.fills.clear()                     # the line's: the line takes it,
+    line.set("Bla", bg=3)                 # and its own is laid again
+    assert lcd.fills and lcd.fills[-1][-1] == 3
 
 
 TEXTLINE_LOCKED = """

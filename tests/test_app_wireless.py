@@ -596,6 +596,30 @@ def test_a_reset_mid_rematch_keeps_the_games_won_since_pairing(flash):
     assert screen_text(snaps["second"], VIEW.status.h) == ["You win!  You 2 Peer 0"]
 
 
+def test_a_match_resumed_on_its_end_screen_shows_the_whole_banner(flash):
+    """Won, then a power cut on the end screen: resumed, the match resyncs
+    and redraws its board, and the banner is laid again all across the top
+    line (it was laid only under the letters: the line took the screen's
+    fill for its own banner colour)."""
+    from host_sim import device
+    dev = device.Device(board_sim, str(flash))
+    AgreeingPeer(dev.medium)
+    status = band(VIEW.status.y, VIEW.status.h)
+    s = Script()
+    start_hosting(s)
+    for i in [7 * 15 + x for x in range(3, 8)]:
+        s.place(i)
+        s.wait(400)
+    s.reset()
+    s.wait(1500)
+    s.tap("place")          # "Wireless match saved": resume it
+    s.wait(1500)            # resync with the peer
+    s.snap("resumed", status)
+    snaps = run_device(board_sim, s.end(), str(flash), dev=dev).snaps
+    assert screen_text(snaps["resumed"], VIEW.status.h) == ["You win!  You 1 Peer 0"]
+    assert set(snaps["resumed"]) == {bv.BANNER, bv.BANNER_TEXT}
+
+
 def test_the_peer_leaving_is_shown_and_forgets_the_match(flash):
     from host_sim import device
     dev = device.Device(board_sim, str(flash))

@@ -103,8 +103,8 @@ class BoardView:
         """The whole screen: once per game, never per move."""
         lcd, p, c = self.lcd, self.pitch, self.c
         lcd.fill(SCREEN)
-        self.status.filled()
-        self.message.filled()
+        self.status.filled(SCREEN)
+        self.message.filled(SCREEN)
         x0, y0, span = self.x0, self.y0, N * p
         lcd.fill_rect(x0, y0, span, span, WOOD)
         for k in range(N):

@@ -24,8 +24,10 @@ class TextLine:
         self.lcd.fill_rect(self.x, self.y, self.w, self.h, self.bg)
         self.text = " " * self.n
 
-    def filled(self):
-        """The screen under the line was filled with its background."""
+    def filled(self, bg):
+        """The screen under the line was filled with bg: the line's
+        background from now on."""
+        self.bg = bg
         self.text = " " * self.n
 
     def lost(self):
