@@ -12,7 +12,7 @@ from settings import rule_name
 from controls import PLACE, BACK, MENU
 import notes
 
-_SAVE_MAX = const(300)      # bytes read: a match's snapshot is at most 244
+_SAVE_MAX = const(300)      # bytes read: a match's snapshot is at most 246
 
 
 def check_snapshot(blob):
