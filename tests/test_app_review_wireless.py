@@ -87,8 +87,18 @@ class _PlayMatch(_Match):
     def __init__(self, moves=()):
         super().__init__()
         self.events = []
+        self.rematch_wanted = self.peer_rematch = False
         for i in moves:
             self.put(i)
+
+    def asks_rematch(self):
+        """The peer asks for a rematch, as Match.poll() tells it."""
+        self.peer_rematch = True
+        self.events.append(M.EV_REMATCH_ASKED)
+
+    def rematch(self):
+        self.rematch_wanted = True
+        return True
 
     def put(self, i):
         self.game.play(i % 15, i // 15)
@@ -141,7 +151,7 @@ def test_the_peers_rematch_wish_and_refused_undo_are_said(flash):
     moves = [p for pair in zip(black, white) for p in pair] + [black[4]]
     m = _PlayMatch(moves)
     assert m.game.winner == 1
-    app = _play(m, [(0, lambda: m.events.append(M.EV_REMATCH_ASKED)),
+    app = _play(m, [(0, m.asks_rematch),
                     (0, None)])
     assert "Peer asks for a rematch: A" in app.said
 
@@ -168,6 +178,33 @@ def test_leaving_in_a_game_asks_first_and_any_other_key_stays(flash):
     assert "Leave the match? X: leave  A: stay" not in app.said
 
 
+class _SteerKeys(_Keys):
+    """Keys that steer (a board with neither joystick nor gyro): a tap of
+    the place key is a step right, unless the keys are read plainly."""
+
+    def wait(self, steer=True):
+        key = super().wait(steer)
+        return RIGHT if steer and key == PLACE else key
+
+
+def test_a_tap_answers_the_leave_question_when_keys_steer(flash):
+    """"Leave the match? X: leave  A: stay": on a board whose keys steer,
+    a tap of A was read as a step right and ignored as no answer; the
+    question is answered by keys read plainly, as the end screen's are."""
+    m = _PlayMatch([7 * 15 + 7])
+    app = _PlayApp()
+    app.controls = _SteerKeys([(MENU, None), (PLACE, None), (MENU, None),
+                               (MENU, None)])
+    w = wireless.Wireless(app, None)
+    w.m = m
+    w.play()
+    asked = [k for k, t in enumerate(app.said)
+             if t == "Leave the match? X: leave  A: stay"]
+    assert len(asked) == 2                  # A stayed; then asked again, left
+    assert app.said[asked[0] + 1].startswith("Code ")
+    assert m.count == 1                     # the tap placed no stone
+
+
 def test_a_leave_question_the_screen_no_longer_shows_is_dropped(flash):
     """The peer's winning move, or a resync redraw, while "Leave the
     match?" is up: the next A asks a rematch or places a stone, it is not
@@ -176,14 +213,12 @@ def test_a_leave_question_the_screen_no_longer_shows_is_dropped(flash):
     white = [8 * 15 + x for x in range(4)]
     m = _PlayMatch([p for pair in zip(black[:4], white) for p in pair])
     m.my_colour = 2
-    asked = []
-    m.rematch = lambda: asked.append(1) or True
     app = _PlayApp([(MENU, None), (0, lambda: m.put(black[4])), (0, None),
                     (PLACE, None), (0, None), (MENU, None)])
     w = wireless.Wireless(app, None)
     w.m = m
     w.play()
-    assert asked == [1] and app.said[-1] == "Rematch asked: waiting for the peer"
+    assert m.rematch_wanted and app.said[-1] == "Rematch asked: waiting for the peer"
 
     m = _PlayMatch([7 * 15 + 7])
     m.my_colour = 2

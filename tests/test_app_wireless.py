@@ -620,6 +620,79 @@ def test_a_match_resumed_on_its_end_screen_shows_the_whole_banner(flash):
     assert set(snaps["resumed"]) == {bv.BANNER, bv.BANNER_TEXT}
 
 
+class QuietPeer(Peer):
+    """A Peer silent from `quiet[0]` to `quiet[1]` ms (out of range, say),
+    that asks for a rematch when a game ends if `asks`."""
+
+    def __init__(self, medium, quiet=(0, 0), asks=False):
+        super().__init__(medium)
+        self.quiet = quiet
+        self.asks = asks
+
+    def tick(self):
+        if self.quiet[0] <= time.ticks_ms() < self.quiet[1]:
+            sim_clock.call_at(sim_clock.now_us() + 10000, self.tick)
+            return
+        m = self.m
+        if self.asks and m is not None and m.game.winner and not m.rematch_wanted:
+            m.rematch()
+        super().tick()
+
+
+def won_match(s):
+    """Host and win: the end screen."""
+    start_hosting(s)
+    for i in [7 * 15 + x for x in range(3, 8)]:
+        s.place(i)
+        s.wait(400)
+
+
+@pytest.mark.parametrize("who", ["you", "the peer"])
+def test_a_rematch_asked_still_shows_after_the_link_comes_back(flash, who):
+    """The end screen with a rematch asked (by A here, or by the peer),
+    then the peer out of range 2.5 s: the link is lost, found, resynced and
+    the board drawn again, with the request still on the bottom line (it
+    read "A: rematch  X: leave", and A then did nothing)."""
+    from host_sim import device
+    dev = device.Device(board_sim, str(flash))
+    line = band(VIEW.message.y, VIEW.message.h)
+    s = Script()
+    won_match(s)
+    if who == "you":
+        s.tap("place")          # A: rematch; this peer never agrees
+    s.wait(300)
+    s.snap("asked", line)
+    QuietPeer(dev.medium, (s.t + 100, s.t + 2600), asks=who != "you")
+    s.wait(4000)
+    s.snap("after", line)
+    snaps = run_device(board_sim, s.end(), str(flash), dev=dev).snaps
+    want = ["Rematch asked: waiting for the peer" if who == "you" else
+            "Peer asks for a rematch: A"]
+    assert screen_text(snaps["asked"], VIEW.message.h) == want
+    assert screen_text(snaps["after"], VIEW.message.h) == want
+
+
+def test_a_rematch_the_peer_asked_shows_after_a_reset(flash):
+    """The peer asks on the end screen; this device is reset and resumes:
+    the peer's status brings the request and the resync together, and the
+    redraw for the resync left the request unsaid."""
+    from host_sim import device
+    dev = device.Device(board_sim, str(flash))
+    QuietPeer(dev.medium, asks=True)
+    line = band(VIEW.message.y, VIEW.message.h)
+    s = Script()
+    won_match(s)
+    s.wait(500)
+    s.reset()
+    s.wait(1500)
+    s.tap("place")          # "Wireless match saved": resume it
+    s.wait(2000)
+    s.snap("after", line)
+    snaps = run_device(board_sim, s.end(), str(flash), dev=dev).snaps
+    assert dev.resets == 1
+    assert screen_text(snaps["after"], VIEW.message.h) == ["Peer asks for a rematch: A"]
+
+
 def test_the_peer_leaving_is_shown_and_forgets_the_match(flash):
     from host_sim import device
     dev = device.Device(board_sim, str(flash))

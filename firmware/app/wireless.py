@@ -107,7 +107,9 @@ class Wireless:
             if m.game.winner and not ended:
                 ended = True
                 self.end_banner()
-            ev = c.wait(not ended)      # after the end a tap asks a rematch
+            # keys plainly after the end (a tap asks a rematch) and while
+            # the leave question waits (A, which steers by keys, answers it)
+            ev = c.wait(not ended and not self.leaving)
             e = m.poll(time.ticks_ms())
             while e is not None:
                 if e == M.EV_PEER_LEFT:
@@ -117,7 +119,7 @@ class Wireless:
                 if e == M.EV_SYNCED:
                     self.game = None        # redraw it all
                 if e == M.EV_REMATCH_ASKED:
-                    app.say("Peer asks for a rematch: A", BANNER)
+                    self.end_line()
                 e = m.poll(time.ticks_ms())
             if m.game is not self.game:
                 continue
@@ -151,7 +153,7 @@ class Wireless:
                 continue
             if ended:
                 if ev == PLACE and m.rematch():
-                    app.say("Rematch asked: waiting for the peer")
+                    self.end_line()
                 continue
             if ev in _STEP:
                 app.step_cursor(ev)
@@ -272,4 +274,15 @@ class Wireless:
         self.ended = (g, r)
         self.leaving = False            # X now leaves at once, A asks a rematch
         app.banner(text, self.score, r, ("You", "Peer"))
-        app.say("A: rematch  X: leave")
+        self.end_line()
+
+    def end_line(self):
+        """The end screen's bottom line, from the match's state: drawn
+        again with the board after a resync, the rematch asked still shows."""
+        m = self.m
+        if m.rematch_wanted:
+            self.app.say("Rematch asked: waiting for the peer")
+        elif m.peer_rematch:
+            self.app.say("Peer asks for a rematch: A", BANNER)
+        else:
+            self.app.say("A: rematch  X: leave")
