@@ -70,6 +70,14 @@ def start_hosting(s, steps=2):
     s.wait(1500)            # the peer joins
 
 
+def won_match(s):
+    """Host and win: the end screen."""
+    start_hosting(s)
+    for i in [7 * 15 + x for x in range(3, 8)]:
+        s.place(i)
+        s.wait(400)
+
+
 def board_of(snap):
     return [1 if p == bv.BLACK else 2 if p == bv.WHITE else 0 for p in snap]
 
@@ -538,10 +546,7 @@ def test_the_winner_is_named_the_rematch_swaps_colours_leaving_forgets(flash):
     peer = AgreeingPeer(dev.medium)
     status = band(VIEW.status.y, VIEW.status.h)
     s = Script()
-    start_hosting(s)
-    for i in [7 * 15 + x for x in range(3, 8)]:
-        s.place(i)
-        s.wait(400)
+    won_match(s)
     s.snap("won", status)
     s.tap("place")          # A: rematch; the peer agrees
     s.wait(1000)
@@ -606,10 +611,7 @@ def test_a_match_resumed_on_its_end_screen_shows_the_whole_banner(flash):
     AgreeingPeer(dev.medium)
     status = band(VIEW.status.y, VIEW.status.h)
     s = Script()
-    start_hosting(s)
-    for i in [7 * 15 + x for x in range(3, 8)]:
-        s.place(i)
-        s.wait(400)
+    won_match(s)
     s.reset()
     s.wait(1500)
     s.tap("place")          # "Wireless match saved": resume it
@@ -637,14 +639,6 @@ class QuietPeer(Peer):
         if self.asks and m is not None and m.game.winner and not m.rematch_wanted:
             m.rematch()
         super().tick()
-
-
-def won_match(s):
-    """Host and win: the end screen."""
-    start_hosting(s)
-    for i in [7 * 15 + x for x in range(3, 8)]:
-        s.place(i)
-        s.wait(400)
 
 
 @pytest.mark.parametrize("who", ["you", "the peer"])
