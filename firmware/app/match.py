@@ -296,7 +296,7 @@ class Match:
         ln.service(now_ms)
         return self._pop()
 
-    def snapshot(self, won=b"\0\0\0"):
+    def snapshot(self, won=(0, 0, 0)):
         if not self.code:
             raise ValueError("no match to save before pairing")
         s = self.session
