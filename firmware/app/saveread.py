@@ -21,7 +21,7 @@ _MODE_LOCAL = const(1)      # settings.MODE_LOCAL: two players, human is 0
 class Saved:
     """A decoded save: the settings and the move list of one game."""
 
-    def __init__(self, rule, mode, level, human, moves, won=b"\0\0"):
+    def __init__(self, rule, mode, level, human, moves, won):
         self.rule = rule
         self.mode = mode
         self.level = level
@@ -70,9 +70,9 @@ def decode(data):
         raise ValueError("unknown mode %d" % mode)
     if level not in _LEVELS:
         raise ValueError("unknown level %d" % level)
-    if v == VERSION:
-        return Saved(rule, mode, level, human, moves, bytes(data[end - 2:end]))
-    return Saved(rule, mode, level, human, moves)
+    # version 1 saved no games won: none
+    return Saved(rule, mode, level, human, moves,
+                 bytes(data[HEAD + n:end]) or b"\0\0")
 
 
 def _read(path, size):
