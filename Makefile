@@ -11,13 +11,15 @@ STAMP  := $(VENV)/.installed
 
 .PHONY: setup venv debs test bench sim sim-pair sim-pair-tmux play build deploy repl typecheck lint clean
 
-$(STAMP): requirements.txt
+$(STAMP): requirements.txt requirements-judges.txt
 	@$(PYTHON) -c 'import sys; sys.exit(not (3, 11) <= sys.version_info[:2] <= (3, 13))' || \
 		{ echo "make: $(PYTHON) is not Python 3.11 to 3.13, which the pinned packages need: make PYTHON=python3.12 ..." >&2; exit 1; }
 	@$(PYTHON) -c 'import ensurepip, venv' 2> /dev/null || \
 		{ echo "make: $(PYTHON) has no venv module: on Debian or Ubuntu, apt-get install python3-venv" >&2; exit 1; }
 	$(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/pip install -q --disable-pip-version-check -r requirements.txt
+	$(VENV)/bin/pip install -q --disable-pip-version-check --no-deps --upgrade \
+		--target $(VENV)/judges -r requirements-judges.txt
 	touch $@
 
 venv: $(STAMP)

@@ -1,8 +1,13 @@
 """Renju forbidden points: the engine (shape tables, renju.py) against a
-from-scratch reference that classifies whole lines with tools/gen_shapes."""
+from-scratch reference that classifies whole lines with tools/gen_shapes,
+and against Gomocup's referee (the Piskvork judge's check, gomocup_judge),
+written by others from the rule."""
 import random
 
 import gomoku
+import renju
+import brute
+import gomocup_judge
 from tools.gen_shapes import classify, FIVE, OVERLINE, FOUR, FOUR_D, FOUR_O, THREE, THREE_B
 
 DIRS = ((1, 0), (0, 1), (1, 1), (-1, 1))
@@ -72,6 +77,69 @@ def test_forbidden_points_match_the_reference():
                     assert g.forbidden(x, y) == want, (seed, x, y, list(g.hist[:g.moves]))
                     found[want] += 1
     assert found[True] >= 10, found          # the positions do exercise the rule
+
+
+def renju_position(seed, span):
+    """A random renju game of 20 to 60 stones within span of the centre,
+    black never on a forbidden point, stopped before anyone makes five."""
+    rnd = random.Random(seed)
+    g = gomoku.Game(gomoku.RENJU)
+    target = rnd.randint(20, 60)
+    for _ in range(2000):
+        if g.moves >= target:
+            break
+        x, y = rnd.randint(7 - span, 7 + span), rnd.randint(7 - span, 7 + span)
+        if g.stone(x, y) or g.forbidden(x, y):
+            continue
+        g.play(x, y)
+        if g.winner:
+            g.undo()
+            break
+    return g
+
+
+def test_forbidden_points_agree_with_gomocups_judge():
+    """Every empty point of 100 crowded positions: the engine forbids black
+    what the judge does, for the same reason (double three, double four,
+    overline), but for one reading of the rule: see the next test."""
+    found = [0, 0, 0, 0]
+    differ = 0
+    for seed in range(100):
+        g = renju_position(seed, 3 + seed % 3)
+        five_to_make = bool(brute.fives(g, 1))
+        for i in range(225):
+            x, y = i % 15, i // 15
+            if g.stone(x, y):
+                continue
+            ours = renju.why(g, i)
+            judge = gomocup_judge.forbidden(g, x, y)
+            if ours != judge:
+                # only a double three, and only beside a five black can make
+                assert (ours, judge) == (1, 0) and five_to_make, (
+                    seed, x, y, ours, judge, list(g.hist[:g.moves]))
+                differ += 1
+            found[ours] += 1
+    assert min(found[1:]) >= 5, found      # every fault is exercised
+    assert differ < found[1] // 20, (differ, found)
+
+
+def test_a_three_whose_four_point_also_makes_five_is_a_three():
+    """The one reading where the engine and Gomocup's judge part. Black (X)
+    at * makes two threes: across (5-7 on row 10, its straight four at
+    (4, 10)) and up the anti-diagonal ((4, 11) * . (7, 8), the straight
+    four at (6, 9)). But (6, 9) also completes black's five down column 6.
+    A five is never forbidden, so (6, 9) is a point black may play and the
+    three is real: RIF's rule, read as written, forbids *. The judge holds
+    a three whose straight-four point makes a five elsewhere no three, and
+    allows *. It matters only where black can already make five, and so
+    wins on its turn anyway."""
+    g = brute.replay([67, 159, 65, 49, 174, 52, 171, 131, 82, 109, 51, 112,
+                      81, 68, 143, 101, 95, 115, 169, 144, 142, 85, 111, 176,
+                      130, 139, 156, 173, 126, 66, 157, 48, 127, 123, 140],
+                     gomoku.RENJU)
+    assert 9 * 15 + 6 in brute.fives(g, 1)
+    assert renju.why(g, 10 * 15 + 5) == 1          # double three
+    assert gomocup_judge.forbidden(g, 5, 10) == 0
 
 
 def test_no_level_offers_black_a_point_of_two_overlines():
