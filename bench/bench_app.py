@@ -7,6 +7,8 @@ against the AI on the unix port with host_sim's chip models; the live heap
 and the script held before boot, plus the entries of the names (qstrs) the
 firmware interned, which land in a pool the rig allocates before boot. The
 most of three runs, the heap's blocks shifted a little each time (SHIFTS).
+The same for a wireless match hosted, played and left (match_heap): a
+figure with no budget, as a board without a radio never loads it.
 """
 import json
 import os
@@ -116,6 +118,99 @@ def heap_run(level, events, shift):
     return res["peak"] + names_entries(start, end), res["code"], start, end
 
 
+# A wireless match on the unix port: the rig's radio on a medium it shares
+# with the other handheld, a Match on a radio of its own built in this
+# process once the firmware has loaded the match's code (so that code is
+# counted once, as the firmware's). What the peer holds (its radio model,
+# driver and Match, measured as it is built) is taken out of every sample.
+MATCH_RUN = """
+import gc, json, os, sys, time, micropython
+sys.path.append(%r)         # radio_medium: after the firmware
+os.chdir(%r)
+import app_script, sim_clock, machine
+from radio_medium import Medium
+board = __import__("board_sim")
+med = Medium(seed=3)
+rig = app_script.Rig(board, medium=med)
+with open("events.json") as f:
+    events = json.load(f)
+peer = [None, 0]
+FAR = [12 * 15 + x for x in range(1, 14)]
+def tick():
+    m = peer[0]
+    if m is None:
+        if "wireless" in sys.modules:
+            import nrf24l01, nrf24l01_model, match
+            gc.collect()
+            a = gc.mem_alloc()
+            model = nrf24l01_model.NRF24L01Model(114, 122, med)
+            machine.attach_spi(10, 105, model, "nrf1")
+            radio = nrf24l01.NRF24L01(machine.SPI(10, baudrate=4000000),
+                                      machine.Pin(105), machine.Pin(114),
+                                      machine.Pin(122))
+            m = match.Match(radio, host=False, seed=77, now_ms=time.ticks_ms())
+            gc.collect()
+            peer[0] = m
+            peer[1] = gc.mem_alloc() - a
+    elif "wireless" in sys.modules:
+        now = time.ticks_ms()
+        while m.poll(now) is not None:
+            pass
+        if m.my_turn() and not m.game.winner:
+            g = m.game
+            p = [i for i in FAR if not g.stone(i %% 15, i // 15)][0]
+            m.send_move(p %% 15, p // 15)
+    sim_clock.call_at(sim_clock.now_us() + 10000, tick)
+sim_clock.call_at(300000, tick)
+rig.heap_watch(1)
+peak = [0]
+def sample():
+    gc.collect()
+    used = gc.mem_alloc() - rig.heap_base - (peer[1] if peer[0] else 0)
+    if used > peak[0]:
+        peak[0] = used
+rig._sample = sample
+r = rig.run(events)
+micropython.qstr_info()
+print(json.dumps({"r": r, "peak": peak[0], "peer": peer[1],
+                  "moves": peer[0].count if peer[0] else 0,
+                  "winner": peer[0].game.winner if peer[0] else 0}))
+"""
+
+
+def match_heap():
+    """The heap of a wireless match: hosted from the menu, the peer joins,
+    black's five against the peer's stones, then leave."""
+    s = Script()
+    s.wait(300)
+    s.tap("menu")           # Mode
+    s.tap("place")          # 2 players
+    s.tap("place")          # Wireless
+    for _ in range(3):
+        s.tap("menu")       # Rule, Black, Start
+    s.tap("place")
+    s.wait(200)
+    s.tap("place")          # A: host
+    s.wait(1500)            # the peer joins
+    for x in range(3, 8):
+        s.place(7 * 15 + x)
+        s.wait(400)
+    s.wait(500)
+    s.tap("menu")           # X: leave
+    s.wait(1000)
+    with tempfile.TemporaryDirectory() as d:
+        out = run_script(MATCH_RUN % (str(ROOT / "host_sim"), d), s.end(),
+                         Path(d), "1024k")
+    res = json.loads(out.strip().splitlines()[-1])
+    assert res["r"] == "end" and res["moves"] == 9 and res["winner"] == 1, res
+    start, end = names_lines(out)[-2:]      # heap_watch's line, and the last
+    peak = res["peak"] + names_entries(start, end)
+    print("app heap on the unix port, wireless match hosted, 5 stones each, "
+          "won and left: peak %.1f KB total (no budget: a board without a radio "
+          "never loads it; the other handheld's %.1f KB taken out)"
+          % (peak / 1024, res["peer"] / 1024))
+
+
 def spi_and_latency():
     with tempfile.TemporaryDirectory() as d:
         old = os.getcwd()
@@ -175,3 +270,4 @@ if __name__ == "__main__":
     spi_and_latency()
     heap(1)
     heap(2)             # the handheld's top level
+    match_heap()

@@ -617,6 +617,23 @@ def test_build_lines_and_a_missing_main_fails_the_bench(monkeypatch, capsys):
         "pico_lcd13 heap after boot: not measured (firmware/main.py missing)"]
 
 
+# -- bench_app: a wireless match's heap ------------------------------------------
+
+def test_app_match_heap_comes_from_a_match_played_and_left(capsys):
+    """Run for real (3 s): the peer joins, the match is played to black's
+    five (bench_app asserts 9 stones and the winner), and the line gives the
+    peak with the peer's own bytes out."""
+    bench("bench_app").match_heap()
+    out = lines(capsys)
+    m = re.fullmatch(r"app heap on the unix port, wireless match hosted, 5 stones "
+                     r"each, won and left: peak ([\d.]+) KB total \(no budget: a "
+                     r"board without a radio never loads it; the other "
+                     r"handheld's ([\d.]+) KB taken out\)", out[-1])
+    assert m, out
+    peak, peer = float(m[1]), float(m[2])
+    assert 0 < peer < 16 < peak, (peak, peer)
+
+
 # -- bench_app: SPI bytes -------------------------------------------------------------
 
 def spi_run(monkeypatch, bytes_at, ends="end"):

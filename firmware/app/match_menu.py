@@ -7,7 +7,6 @@ never holds radio code.
 import sys
 from micropython import const
 import savegame
-import saveread
 from settings import rule_name
 from controls import PLACE, BACK, MENU
 import notes
@@ -24,6 +23,7 @@ def check_snapshot(blob):
 
 def offer_saved(app):
     """At boot: a saved match, if there is one, to resume or forget."""
+    import saveread     # here: a match begun from the menu does not hold it
     blob = saveread.recover(savegame.MATCH_TMP, savegame.MATCH,
                             check_snapshot, _SAVE_MAX)
     if blob is None:
