@@ -603,7 +603,7 @@ def test_make_venv_names_what_the_python_lacks(tmp_path, refuses, says):
     """A Python the pinned packages have no wheels for, or one without its
     venv module (Debian's own, without python3-venv): make says so, and
     leaves no half-made .venv behind."""
-    for name in ("Makefile", "requirements.txt"):
+    for name in ("Makefile", "requirements.txt", "requirements-judges.txt"):
         shutil.copy(ROOT / name, tmp_path / name)
     py = tmp_path / "python-stand-in"
     py.write_text('#!/bin/sh\ncase "$*" in %s) exit 1;; esac\nexec %s "$@"\n'
