@@ -143,6 +143,7 @@ def tick():
             import nrf24l01, nrf24l01_model, match
             gc.collect()
             a = gc.mem_alloc()
+            # the bus and pins of host_sim.match.Node(1), clear of the board's
             model = nrf24l01_model.NRF24L01Model(114, 122, med)
             machine.attach_spi(10, 105, model, "nrf1")
             radio = nrf24l01.NRF24L01(machine.SPI(10, baudrate=4000000),
