@@ -30,6 +30,7 @@ import spi_clock  # noqa: E402
 import board_view as bv  # noqa: E402
 from app_script import Rig, Script, layout, plan_lost_game, stone_point  # noqa: E402
 from test_app_upy import LOAD_RIG, run_script  # noqa: E402
+from test_app_wireless import start_hosting  # noqa: E402
 from upy import QSTR_ENTRY, names_entries, names_lines  # noqa: E402
 
 VIEW = layout(board_sim)
@@ -184,15 +185,7 @@ def match_heap():
     black's five against the peer's stones, then leave."""
     s = Script()
     s.wait(300)
-    s.tap("menu")           # Mode
-    s.tap("place")          # 2 players
-    s.tap("place")          # Wireless
-    for _ in range(3):
-        s.tap("menu")       # Rule, Black, Start
-    s.tap("place")
-    s.wait(200)
-    s.tap("place")          # A: host
-    s.wait(1500)            # the peer joins
+    start_hosting(s)
     for x in range(3, 8):
         s.place(7 * 15 + x)
         s.wait(400)

@@ -26,6 +26,7 @@ import board_view as bv  # noqa: E402
 import gomoku  # noqa: E402
 import upy  # noqa: E402
 from app_script import Script, layout, plan_lost_game, stone_point  # noqa: E402
+from test_app_wireless import start_hosting  # noqa: E402
 
 HEAP = "448k"
 VIEW = layout(board_sim)
@@ -340,15 +341,8 @@ def test_round_after_round_of_every_mode_the_heap_comes_back_the_same(tmp_path):
         s.black_wins_two_players()  # Mode: 2 players, Start, the five
         s.tap("menu")               # the end screen's X: menu
         s.wait(300)
-        s.tap("menu")               # Mode
-        s.tap("place")              # Wireless
-        for _ in range(3):
-            s.tap("menu")           # Rule, Black, Start
-        s.tap("place")
-        s.wait(300)
-        s.tap("place")              # host: waiting for the other handheld
-        s.wait(1500)
-        s.tap("back")               # cancelled
+        start_hosting(s, 1)         # from 2 players; no one joins
+        s.tap("back")               # cancelled while it waits
         s.wait(500)
         s.tap("menu")               # Mode
         s.tap("place")              # vs AI
