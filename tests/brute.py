@@ -30,11 +30,11 @@ def state(g):
 
 def fives(g, c):
     """Empty points (y*15+x) where colour c would complete five or more."""
-    return sorted(y * 15 + x for x, y in _board_fives(_board(g), c))
+    return sorted(y * 15 + x for x, y in _board_fives(rows(g), c))
 
 
-def _board(g):
-    # a plain copy of the board: rows of 0, 1, 2
+def rows(g):
+    """A plain copy of the board: rows of 0, 1, 2 (rows[y][x])."""
     return [[g.stone(x, y) for x in range(15)] for y in range(15)]
 
 
@@ -89,7 +89,7 @@ def _vcf(board, me, depth):
 
 def four_points(g, c):
     """Empty points where colour c (freestyle) would make a four: one five to follow."""
-    board = _board(g)
+    board = rows(g)
     out = []
     for p in range(225):
         x, y = p % 15, p // 15
@@ -105,7 +105,7 @@ def has_vcf(g, me, depth=8):
     """Freestyle: can `me` (to move, no five to play) win with at most `depth`
     fours in a row, each answered by the one block there is? By trying
     every four on a plain copy of the board, not the engine's tables."""
-    board = _board(g)
+    board = rows(g)
     assert not _board_fives(board, me), "a five to play is no VCF question"
     return _vcf(board, me, depth)
 

@@ -25,9 +25,9 @@ def _load():
 _judge = _load()
 
 
-def forbidden(g, x, y):
-    """The judge on black at (x, y) in the engine's game g: 0 allowed,
-    1 double three, 2 double four, 3 overline."""
+def forbidden(rows, x, y):
+    """The judge on black at (x, y) of a plain board (brute.rows: rows[y][x]
+    0 empty, 1 black, 2 white): 0 allowed, 1 double three, 2 double four,
+    3 overline."""
     # the judge's board is indexed [first][second], its point (first, second)
-    board = [[g.stone(x, y) for x in range(15)] for y in range(15)]
-    return _judge.get_foul_type(board, y, x)
+    return _judge.get_foul_type(rows, y, x)

@@ -79,7 +79,7 @@ def test_forbidden_points_match_the_reference():
     found = {True: 0, False: 0}
     for seed in range(40):
         g = renju_position(seed, 4)
-        board = [[g.stone(x, y) for x in range(15)] for y in range(15)]
+        board = brute.rows(g)
         for y in range(15):
             for x in range(15):
                 if not board[y][x]:
@@ -97,13 +97,14 @@ def test_forbidden_points_agree_with_gomocups_judge():
     differ = 0
     for seed in range(100):
         g = renju_position(seed, 3 + seed % 3)
+        board = brute.rows(g)
         five_to_make = bool(brute.fives(g, 1))
         for i in range(225):
             x, y = i % 15, i // 15
             if g.stone(x, y):
                 continue
             ours = renju.why(g, i)
-            judge = gomocup_judge.forbidden(g, x, y)
+            judge = gomocup_judge.forbidden(board, x, y)
             if ours != judge:
                 # only a double three, and only beside a five black can make
                 assert (ours, judge) == (1, 0) and five_to_make, (
@@ -130,7 +131,7 @@ def test_a_three_whose_four_point_also_makes_five_is_a_three():
                      gomoku.RENJU)
     assert 9 * 15 + 6 in brute.fives(g, 1)
     assert renju.why(g, 10 * 15 + 5) == 1          # double three
-    assert gomocup_judge.forbidden(g, 5, 10) == 0
+    assert gomocup_judge.forbidden(brute.rows(g), 5, 10) == 0
 
 
 def test_no_level_offers_black_a_point_of_two_overlines():
