@@ -207,25 +207,32 @@ def test_unknown_board_and_simulator_board_are_refused(tmp_path):
 
 def manifest_modules(manifest):
     """Run a freeze manifest as MicroPython's tools/manifestfile.py does
-    (relative paths from the manifest's folder); -> {module name: file}."""
+    (relative paths from the folder of the manifest that names them, an
+    included one too); -> {module name: file}."""
     frozen = {}
-    included = []
-    here = manifest.parent
+    ports = []
+    folders = []    # of the manifests being run, the innermost last
 
     def add(path, target):
         assert path.is_file(), path
         assert target not in frozen, "frozen twice: " + target
         frozen[target] = path
 
+    def include(path):
+        if path.startswith("$(PORT_DIR)"):
+            ports.append(path)
+            return
+        run((folders[-1] / path).resolve())
+
     def module(path, base_path=".", opt=None):
         assert opt == build.OPT
-        add((here / base_path / path).resolve(), path[:-3])
+        add((folders[-1] / base_path / path).resolve(), path[:-3])
 
     def freeze(path, script=None, opt=None):
         # script: None freezes every .py under path; a name, or an iterable
         # of names, freezes those files (paths relative to path)
         assert opt == build.OPT
-        base = (here / path).resolve()
+        base = (folders[-1] / path).resolve()
         if script is None:
             for dirpath, _, files in os.walk(base):
                 for f in files:
@@ -237,9 +244,15 @@ def manifest_modules(manifest):
             assert f.endswith(".py"), f
             add(base / f, f[:-3])
 
-    exec(manifest.read_text(), {"include": included.append, "module": module,
+    def run(path):
+        assert path.is_file(), path
+        folders.append(path.parent)
+        exec(path.read_text(), {"include": include, "module": module,
                                 "freeze": freeze})
-    assert included == ["$(PORT_DIR)/boards/manifest.py"]
+        folders.pop()
+
+    run(manifest)
+    assert ports == ["$(PORT_DIR)/boards/manifest.py"]
     return frozen
 
 
