@@ -307,3 +307,51 @@ def test_the_boards_key_labels_name_the_keys_in_hints(flash):
     s.snap("note", band(0, 240))
     dev = run_device(board, s.end(), str(flash), gyro=False)
     assert screen_text(dev.snaps["note"], 240)[-1] == "Green: continue"
+
+
+def keys_without(name):
+    return {k: v for k, v in board_sim.BUTTONS.items() if k != name}
+
+
+def refuse_pin(monkeypatch, bad):
+    """machine.Pin as a port has it: a pin number the chip lacks is refused
+    (the shim takes any; each boot imports the firmware afresh, so the shim
+    is patched, not the driver)."""
+    made = machine.Pin.__new__
+
+    def new(cls, id, *args, **kw):
+        if id == bad:
+            raise ValueError("invalid pin")
+        return made(cls, id, *args, **kw)
+    monkeypatch.setattr(machine.Pin, "__new__", new)
+
+
+@pytest.mark.parametrize("keys, refused, named", [
+    (keys_without("menu"), None,
+     "Buttons not set up (place=%d back=%d): no 'menu' in board.py's BUTTONS. "
+     "Cannot play without them" % (board_sim.BUTTONS["place"],
+                                   board_sim.BUTTONS["back"])),
+    (dict(board_sim.BUTTONS, place=99), 99,
+     "Buttons not set up (place=99 back=%d menu=%d): invalid pin. Cannot play "
+     "without them" % (board_sim.BUTTONS["back"], board_sim.BUTTONS["menu"])),
+], ids=["no-menu-key", "pin-refused"])
+def test_a_board_file_without_the_games_keys_is_named_on_the_screen(
+        keys, refused, named, flash, capsys, monkeypatch):
+    """A board file that leaves out a key the game is played with, or gives
+    one a pin the port refuses: the screen and the console name the keys
+    and what is wrong, once, and the boot goes no further (no game without
+    the keys, and no retry mends a board file)."""
+    if refused is not None:
+        refuse_pin(monkeypatch, refused)
+    board = board_like(board_sim, "board_bad_keys", BUTTONS=keys)
+    s = Script(start_ms=1500)
+    s.snap("boot", band(0, 240))
+    s.wait(12000)
+    s.snap("later", band(0, 240))
+    dev = run_device(board, s.end(), str(flash), gyro=False)
+    out = capsys.readouterr().out
+    assert out.count(named) == 1, out
+    shown = " ".join(screen_text(dev.snaps["boot"], 240))
+    assert shown == named, shown
+    assert bv.ALERT in dev.snaps["boot"]
+    assert dev.snaps["later"] == dev.snaps["boot"]

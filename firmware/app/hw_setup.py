@@ -1,14 +1,17 @@
-"""Build the drivers `board` describes; name a chip that does not answer.
+"""Build the drivers `board` describes; name a chip that does not answer,
+and a board file the game cannot be played with.
 
 Used at boot by main.py (and again for the radio when a wireless game
 starts), then unloaded: its code does not stay in the heap.
 """
 import gc
 import sys
+import time
 import board
 
 _ERRORS = (OSError, ValueError, TypeError, IndexError, KeyError,
            AttributeError, MemoryError, ImportError)
+_KEYS = ("place", "back", "menu")   # the keys the game is played with
 
 
 def _pins(cfg, names):
@@ -39,6 +42,22 @@ def build_lcd():
                               ("sck", "mosi", "miso", "cs", "dc", "rst", "bl"),
                               e,
                               "Cannot play without it")
+
+
+def build_keys():
+    """-> (buttons, None) or (None, message): board.BUTTONS without a key the
+    game cannot be played without, or with a pin the port refuses."""
+    cfg = getattr(board, "BUTTONS", None) or {}
+    try:
+        for name in _KEYS:
+            cfg[name]
+        import buttons
+        return buttons.Buttons(cfg), None
+    except _ERRORS as e:
+        if isinstance(e, KeyError):
+            e = "no %r in board.py's BUTTONS" % (e.args[0],)
+        return None, "Buttons not set up (%s): %s. Cannot play without them" % (
+            _pins(cfg, _KEYS), e)
 
 
 def build_tilt(notes):
@@ -129,19 +148,28 @@ def check_radio(notes):
 
 
 def build_app():
-    """The app with every chip that answers, or None without a display."""
+    """The app with every chip that answers, or None without a display.
+    Keys the game needs that the board file leaves out (or gives pins the
+    port refuses) are named on the screen, which stays until a reset."""
     lcd, err = build_lcd()
     if lcd is None:
         print(err)
         return None
     notes = []
-    import buttons
     import controls
     import app
     tilt = build_tilt(notes)
     radio = check_radio(notes)
-    keys = buttons.Buttons(board.BUTTONS)
+    keys, err = build_keys()
     import lcd_base
+    if keys is None:
+        for note in notes:
+            print(note)
+        print(err)
+        from notes import board_error
+        board_error(lcd, lcd_base.FONT_W, lcd_base.FONT_H, err)
+        while True:         # no retry mends a board file: shown until reset
+            time.sleep_ms(1000)
     gc.collect()
     c = controls.Controls(keys, tilt, key_labels())
     return app.App(lcd, c, lcd_base.FONT_W, lcd_base.FONT_H, radio, notes)
