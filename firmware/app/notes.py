@@ -11,21 +11,13 @@ from controls import PLACE, BACK, MENU
 
 def lines(app, texts, colour=TEXT):
     """A fresh screen of texts, one a line, the keys in them named."""
-    _lines(app.lcd, app.fh, texts, colour, app.controls.keys)
-
-
-def board_error(lcd, font_w, font_h, text):
-    """text in red on a fresh screen, before there is an app to show it:
-    a board file the game cannot be played with."""
-    _lines(lcd, font_h, wrap(text, (lcd.width - 12) // font_w), ALERT)
-
-
-def _lines(lcd, font_h, texts, colour, keys=None):
+    lcd = app.lcd
     lcd.fill(SCREEN)
+    lh = app.fh + 4
     y = 8
     for text in texts:
-        lcd.text(keys(text) if keys else text, 6, y, colour, SCREEN)
-        y += font_h + 4
+        lcd.text(app.controls.keys(text), 6, y, colour, SCREEN)
+        y += lh
 
 
 def show(app, note, until_key=False):
