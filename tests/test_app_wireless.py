@@ -397,6 +397,33 @@ def test_only_b_forgets_a_saved_match(flash):
     assert not (flash / "gomoku.mat").exists()
 
 
+def test_a_match_holds_no_boot_code(flash):
+    """The radio's driver is built by hw_setup, which leaves sys.modules as
+    soon as it has: nothing may keep the module alive through the match (a
+    name in the menu's frame once held it, 4 KB of a match's heap)."""
+    import gc
+    import types
+    from host_sim import device
+    dev = device.Device(board_sim, str(flash))
+    peer = Peer(dev.medium)
+    alive = []
+
+    def look():
+        gc.collect()
+        alive.append([m for m in gc.get_objects()
+                      if isinstance(m, types.ModuleType)
+                      and m.__name__ == "hw_setup"])
+    s = Script()
+    start_hosting(s)
+    s.place(7 * 15 + 7)
+    s.wait(400)             # the peer answers
+    sim_clock.call_at(s.t * 1000, look)
+    s.wait(100)
+    run_device(board_sim, s.end(), str(flash), dev=dev)
+    assert peer.m.count == 2 and not peer.m.game.winner     # mid-match
+    assert alive == [[]]
+
+
 def test_a_saved_match_forgotten_at_boot_tells_the_peer(flash):
     """B at "Wireless match saved" after a reset: the peer, left showing
     "peer lost" for good, is told the match is over, as when a player

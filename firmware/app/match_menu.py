@@ -44,13 +44,10 @@ def offer_saved(app):
         # the peer is told, as when a player leaves a game, and does not
         # wait on a lost link (best effort: it may be off)
         try:
-            import hw_setup
             import match
-            match.Match.restore(hw_setup.make_radio(), blob).close()
+            match.Match.restore(_radio(), blob).close()
         except (OSError, ValueError):
             pass        # no radio, or moves that do not replay: no one to tell
-        finally:
-            sys.modules.pop("hw_setup", None)
 
 
 def play(app, blob=None):
@@ -67,16 +64,23 @@ def play(app, blob=None):
             return
         host = ev == PLACE
     try:
-        import hw_setup
-        radio = hw_setup.make_radio()
+        radio = _radio()
     except (OSError, ValueError) as e:
         notes.show(app, "Radio: %s" % (e,))
         return
-    finally:
-        sys.modules.pop("hw_setup", None)
     import wireless
     try:
         # app.human: the colour the menu's Black line gives the player
         wireless.Wireless(app, radio).run(host, app.rule, app.human, blob)
     finally:
         app.other = "AI"
+
+
+def _radio():
+    # the radio driver, built by hw_setup: in a frame of its own, so that
+    # no name holds the boot code once it is out of sys.modules
+    import hw_setup
+    try:
+        return hw_setup.make_radio()
+    finally:
+        sys.modules.pop("hw_setup", None)
