@@ -288,6 +288,40 @@ def test_garbled_command_detection(tb, expr, garbled):
     assert mcu._garbled(tb, expr) is garbled
 
 
+def test_a_late_ctrl_c_that_stops_the_command_before_its_input_is_sent_again(mb):
+    """A Ctrl-C left from an abort that reaches the guest as the next command
+    starts raises KeyboardInterrupt before the command reads the caller's
+    code: a link fault, sent again, not the caller's error. (The guest's
+    answer is given here; the abort and the second attempt are real.)"""
+    mb.soft_reset()
+    real = mb._read_until
+    late = [b'OK\x04Traceback (most recent call last):\r\n  File "<stdin>", '
+            b"line 1, in <module>\r\nKeyboardInterrupt: \r\n\x04>"]
+
+    def read_until(ends, timeout):
+        got = real(ends, timeout)
+        return late.pop() if late else got
+    mb._read_until = read_until
+    before = mb.retries
+    try:
+        assert mb.eval("6 * 7") == 42
+    finally:
+        del mb._read_until
+    assert not late and mb.retries == before + 1
+    assert "KeyboardInterrupt" in mb.retry_log[-1]
+
+
+@pytest.mark.parametrize("tb,interrupted", [
+    ('Traceback (most recent call last):\n  File "<stdin>", line 1, in <module>\n'
+     "KeyboardInterrupt: ", True),
+    ('Traceback (most recent call last):\n  File "<stdin>", line 1, in <module>\n'
+     "NameError: name 'KeyboardInterrupt' is not defined", False),
+    ("", False),
+])
+def test_a_late_ctrl_c_is_told_from_an_error(tb, interrupted):
+    assert mcu._interrupted(tb) is interrupted
+
+
 def test_put_get_round_trip_of_awkward_text(mb):
     text = ("".join(chr(c) for c in range(32, 128)) * 3 + "\n\t'\"\\\\n\r\n" * 20
             + "caf\u00e9 \u2603\n" + "".join(chr(c) for c in range(1, 32)) + "\x7f\n"

@@ -102,6 +102,14 @@ def _garbled(traceback, expr):
     return False
 
 
+def _interrupted(traceback):
+    """Did a Ctrl-C of an earlier abort reach the guest late? It stops the
+    command before its input(), so none of the caller's code ran (seen with
+    the host loaded: the guest took the Ctrl-C seconds after it was sent)."""
+    lines = traceback.strip().splitlines()
+    return bool(lines) and lines[-1].startswith("KeyboardInterrupt")
+
+
 def _file_lines(text):
     """The input() lines that carry `text` to put()'s loader."""
     out = []
@@ -267,7 +275,7 @@ class MicroBit:
                 if head.endswith(b"\x04>"):       # it raised before input()
                     tb = head.split(b"\x04")[-2].decode("utf-8", "replace")
                     tb = tb.replace("\r\n", "\n")
-                    if not _garbled(tb, COMMAND.decode()):
+                    if not (_garbled(tb, COMMAND.decode()) or _interrupted(tb)):
                         raise MicroBitError(tb, code)
                     raise LinkError("garbled start: %r" % head)
                 if not head.endswith(b"OK" + PROMPT):
