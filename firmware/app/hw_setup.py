@@ -60,19 +60,6 @@ def build_keys():
             _pins(cfg, _KEYS), e)
 
 
-def _show(lcd, text):
-    # text in red on a fresh screen, as notes.show would, before there is
-    # an app; here, so that notes (loaded by the phases) does not carry it
-    from notes import wrap
-    from board_view import ALERT, SCREEN
-    import lcd_base
-    lcd.fill(SCREEN)
-    y = 8
-    for line in wrap(text, (lcd.width - 12) // lcd_base.FONT_W):
-        lcd.text(line, 6, y, ALERT, SCREEN)
-        y += lcd_base.FONT_H + 4
-
-
 def build_tilt(notes):
     cfg = getattr(board, "GYRO", None)
     if not cfg:
@@ -179,7 +166,12 @@ def build_app():
         for note in notes:
             print(note)
         print(err)
-        _show(lcd, err)
+        # on an app with no keys, as notes draws a phase's screen
+        from notes import lines, wrap
+        from board_view import ALERT
+        a = app.App(lcd, controls.Controls(None), lcd_base.FONT_W,
+                    lcd_base.FONT_H)
+        lines(a, wrap(err, (lcd.width - 12) // a.fw), ALERT)
         while True:         # no retry mends a board file: shown until reset
             time.sleep_ms(1000)
     gc.collect()
