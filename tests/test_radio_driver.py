@@ -329,10 +329,36 @@ def test_a_closed_rx_pipe_neither_receives_nor_acks(pair):
     a.open_tx_pipe(b"CBBBB")
     assert a.send(b"to pipe 2") is True and b.recv() == 9
     b.close_rx_pipe(2)
-    assert mb.regs[N.EN_RXADDR] == 0x03             # pipes 0 and 1 stay open
+    assert mb.regs[N.EN_RXADDR] == 0x02     # pipe 1 stays open (0: see below)
     assert a.send(b"closed") is False and not b.any()
     a.open_tx_pipe(b"BBBBB")
     assert a.send(b"pipe 1") is True and b.recv() == 6
+
+
+def test_a_listening_radio_takes_nothing_sent_to_its_peer_or_to_reset():
+    """Pipe 0 catches ACKs at the TX address; left on while listening it
+    takes, and ACKs, what anyone sends there: a second radio pairing with
+    the same peer, or one on the chip's reset address, which check_wires
+    leaves in RX_ADDR_P0. Listening, a radio hears its own pipes only."""
+    med, ma, a, mb, b = fresh_pair(True, True)
+    mc, c = node(2, med)
+    b.start_listening()
+    assert a.send(b"to b") is True and b.recv() == 4
+    b.power_down()
+    a.start_listening()
+    c.open_tx_pipe(b"BBBBB")
+    assert c.send(b"for b") is False            # b is down: no one ACKs
+    c.open_tx_pipe(b"AAAAA")
+    assert c.send(b"for a") is True and a.recv() == 5
+    a.check_wires()
+    assert a.listening and ma.rx_address(0) == b"\xe7" * 5
+    c.open_tx_pipe(b"\xe7" * 5)
+    assert c.send(b"default") is False
+    assert not a.any() and ma.received == 1
+    b.start_listening()
+    a.open_tx_pipe(b"BBBBB")                    # pipe 0 on again to send
+    assert a.send(b"acked") is True and b.recv() == 5 and a.listening
+    assert [m.violations for m in (ma, mb, mc)] == [[], [], []]
 
 
 def test_an_empty_payload_is_refused_and_nothing_is_sent(pair):

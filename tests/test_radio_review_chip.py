@@ -177,6 +177,16 @@ def test_250_kbps_needs_an_ard_of_500_us_and_a_refusal_writes_nothing():
     assert a.send(b"slow") is True and b.recv() == 4 and ma.retransmits == 0
 
 
+def test_check_wires_at_250_kbps_gives_its_ack_500_us():
+    """The self-test's send wants an ACK too, so at 250 kbps its ARD is
+    500 us or more like any other (the model notes a shorter one)."""
+    med, ma, a, mb, b = plus_pair()
+    a.set_rf(nrf24l01.RATE_250K, nrf24l01.POWER_0DBM)
+    a.check_wires()
+    assert ma.sent == 1 and ma.violations == []
+    assert ma.regs[N.SETUP_RETR] == 0x15                # restored
+
+
 def test_start_listening_returns_once_the_chip_listens():
     """Tstby2a: 130 us from CE high to RX mode."""
     _, ma, a, mb, b = plus_pair()

@@ -73,9 +73,11 @@ _RX_EMPTY = const(0x01)
 _EN_DPL = const(0x04)
 _RF_PWR = const(0x06)       # RF_SETUP bits 2:1; 00 is -18 dBm
 _ALL_PIPES = const(0x3F)    # EN_AA, DYNPD: pipes 0 to 5
-_PIPES_0_1 = const(0x03)    # EN_RXADDR: pipe 0 (ACKs), pipe 1
+_PIPE_0 = const(0x01)       # EN_RXADDR: pipe 0, on only while not listening
+_PIPE_1 = const(0x02)
 _AW_3 = const(0x01)         # SETUP_AW: 3-byte addresses
 _AW_5 = const(0x03)         # 5-byte
+_ARD_500 = const(0x10)      # SETUP_RETR: ARD 500 us (ACKs at any rate), ARC 0
 _ARC_CNT = const(0x0F)      # OBSERVE_TX bits 3:0: retransmits of the last packet
 _MAX_CHANNEL = const(125)
 _MAX_PAYLOAD = const(32)
@@ -124,6 +126,8 @@ class NRF24L01:
         self._tx = bytearray(_MAX_PAYLOAD)
         self._txaddr = bytearray(5)     # what TX_ADDR and RX_ADDR_P0 hold
         self._txset = False
+        self._rxen = _PIPE_1    # EN_RXADDR's pipes 1..5; see _pipes
+        self._en = -1           # EN_RXADDR as last written
         self._views = {}        # see _view
         self.listening = False
         self._resume = False    # listening before a send: _idle goes back
@@ -138,7 +142,7 @@ class NRF24L01:
         self.set_retries(ard_us, arc)                   # refuses before writing
         self._reg_write(_CONFIG, _EN_CRC | _CRCO)       # 2-byte CRC, down
         self._reg_write(_EN_AA, _ALL_PIPES)
-        self._reg_write(_EN_RXADDR, _PIPES_0_1)
+        self._pipes(False)
         self._features()
         self._reg_write(_DYNPD, _ALL_PIPES)
         self.set_channel(channel)
@@ -309,12 +313,24 @@ class NRF24L01:
             self._reg_write_buf(_RX_ADDR_P0 + 1, addr)
         else:
             self._reg_write(_RX_ADDR_P0 + pipe, addr[0])
-        self._reg_write(_EN_RXADDR, self._reg_read(_EN_RXADDR) | (1 << pipe))
+        self._rxen |= 1 << pipe
+        self._pipes(self.listening)
 
     def close_rx_pipe(self, pipe):
         if not 1 <= pipe <= 5:
             raise ValueError("NRF24L01 rx pipe must be 1..5 (0 takes ACKs)")
-        self._reg_write(_EN_RXADDR, self._reg_read(_EN_RXADDR) & ~(1 << pipe))
+        self._rxen &= ~(1 << pipe)
+        self._pipes(self.listening)
+
+    def _pipes(self, rx):
+        # Pipe 0 listens on the TX address for ACKs. Left on in RX mode it
+        # would take, and ACK, packets anyone sends to that address (or,
+        # from reset, to E7E7E7E7E7): a second radio pairing with the same
+        # peer, say. So it is on except while listening.
+        en = self._rxen if rx else self._rxen | _PIPE_0
+        if en != self._en:
+            self._reg_write(_EN_RXADDR, en)
+            self._en = en
 
     # ---- power and modes --------------------------------------------------
 
@@ -333,6 +349,8 @@ class NRF24L01:
 
     def start_listening(self):
         self.ce(0)
+        self.listening = False
+        self._pipes(True)
         self._power_up(True)
         self._reg_write(_STATUS, _RX_DR | _TX_DS | _MAX_RT)
         self.ce(1)
@@ -342,6 +360,7 @@ class NRF24L01:
     def stop_listening(self):
         self.ce(0)
         self.listening = False
+        self._pipes(False)
 
     # ---- receiving --------------------------------------------------------
 
@@ -388,6 +407,7 @@ class NRF24L01:
         self._resume = self.listening
         self.ce(0)
         self.listening = False
+        self._pipes(False)
         self._power_up(False)
         self._reg_write(_STATUS, _TX_DS | _MAX_RT)
         self._cmd(_FLUSH_TX)
@@ -420,7 +440,7 @@ class NRF24L01:
 
         Sends one 1-byte packet at -18 dBm on the configured channel to an
         address no one uses, with auto-ack and no retransmit (ARC 0): no ACK
-        comes, so MAX_RT is set about 0.5 ms after CE goes high (5 ms with
+        comes, so MAX_RT is set under 1 ms after CE goes high (5 ms with
         the start-up from power down; TX_DS if something did ack it). No
         flag at all means the chip never sent: CE is not wired. The chip
         pulls IRQ low with either flag (CONFIG masks none): an irq pin that
@@ -434,7 +454,8 @@ class NRF24L01:
         self._resume = self.listening
         self.ce(0)
         self.listening = False
-        self._reg_write(_SETUP_RETR, 0)             # ARD 250 us, ARC 0
+        self._pipes(False)
+        self._reg_write(_SETUP_RETR, _ARD_500)      # no retransmit
         self._reg_write(_RF_SETUP, rf & ~_RF_PWR)   # -18 dBm
         self._reg_write_buf(_RX_ADDR_P0, _NOBODY)
         self._reg_write_buf(_TX_ADDR, _NOBODY)

@@ -46,7 +46,8 @@ with the same address width and CRC, on an enabled pipe's address.
 
 `violations` lists things the datasheet forbids that a driver did (e.g. a
 CE pulse shorter than 10 us, TX before the oscillator started, a register
-other than STATUS written in RX mode, an SPI clock above the part's
+other than STATUS written in RX mode, a packet that wants an ACK sent at
+250 kbps with an ARD under 500 us, an SPI clock above the part's
 maximum: 10 Mbps on the nRF24L01+, 8 Mbps on the nRF24L01, told by the
 machine shim's `spi_clock` hook; each rate noted once); tests assert it
 stays empty.
@@ -581,6 +582,9 @@ class NRF24L01Model:
         if self.medium is not None:
             self.medium.transmit(self, f)
         ard = ((self.regs[SETUP_RETR] >> 4) + 1) * 250
+        if want_ack and rate == 250000 and ard < 500:
+            # the ACK cannot be in before the ARD ends (SETUP_RETR, 7.4.2)
+            self.violations.append("ARD %d us at 250 kbps" % ard)
         if want_ack:
             sim_clock.call_at(f.t_end + ard, lambda: self._ack_timeout(gen, entry))
         else:
