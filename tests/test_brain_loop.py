@@ -426,3 +426,32 @@ def test_gomokubench_brain_plays_its_own_colour_in_x_y():
     assert choose(grid_with(black + [(14, 14)], white), 2, 0, (14, 14)) == (10, 5)
     # gomokubench's answer to one stone: the diagonal neighbour toward the centre
     assert choose(grid_with([], [(2, 12)]), 1, 0, (2, 12)) == (3, 11)
+
+
+def test_a_brain_that_plays_freestyle_only_refuses_another_rule():
+    """ref_alphabeta and gomokubench know freestyle only: an INFO rule for
+    another is an ERROR in place of the next move, not a game played by the
+    wrong rule (a renju game lost on a forbidden point it never saw)."""
+    loop = brainloop.BrainLoop(Recorder(), name="ref", rules=(0,))
+    assert feed(loop, "START 15", "INFO rule 4", "BEGIN") == [
+        "OK", "ERROR INFO rule 4: ref plays freestyle only"]
+    assert loop.rule == 0 and loop.stones == []
+    assert feed(loop, "INFO rule 1", "INFO rule 0", "BEGIN") == ["0,0"]
+
+
+@pytest.mark.parametrize("brain", ["ref_alphabeta.py --depth 1", "gomokubench_brain.py"])
+def test_the_freestyle_reference_brains_say_so(brain):
+    proc = subprocess.run(
+        [PY] + ("tools/" + brain).split(), cwd=str(ROOT), text=True, timeout=60,
+        input="START 15\nINFO rule 4\nBEGIN\nEND\n", capture_output=True)
+    out = proc.stdout.splitlines()
+    assert out[0] == "OK" and out[1].startswith("ERROR INFO rule 4: "), proc.stdout
+    assert out[1].endswith(" plays freestyle only") and len(out) == 2
+
+
+def test_quickmatch_will_not_pit_ref_alphabeta_at_another_rule(capsys):
+    import quickmatch
+    with pytest.raises(SystemExit) as e:
+        quickmatch.main(["2", "ref", "--rule", "4"])
+    assert e.value.code == 2
+    assert "ref_alphabeta plays freestyle only, not --rule 4" in capsys.readouterr().err

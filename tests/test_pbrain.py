@@ -109,9 +109,11 @@ def test_info_rule_numbers_are_the_engine_rules(monkeypatch):
     """pbrain hands brainloop.rule_from_info's answer to gomoku.Game as is."""
     monkeypatch.syspath_prepend(str(ROOT / "tools"))
     import brainloop
-    assert [brainloop.rule_from_info(v) for v in ("0", "2", "1", "3", "4", "5", "6")] == [
-        gomoku.FREESTYLE, gomoku.FREESTYLE, gomoku.STANDARD, gomoku.STANDARD,
-        gomoku.RENJU, gomoku.RENJU, gomoku.RENJU]
+    assert [brainloop.rule_from_info(v) for v in ("0", "1", "4", "5")] == [
+        gomoku.FREESTYLE, gomoku.STANDARD, gomoku.RENJU, gomoku.RENJU]
+    for v in ("2", "3", "6"):           # bit 2: a continuous game
+        with pytest.raises(brainloop.ProtocolError, match="continuous games"):
+            brainloop.rule_from_info(v)
 
 
 def test_renju_rule_reaches_the_engine(brain):

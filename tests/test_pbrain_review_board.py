@@ -228,7 +228,7 @@ def test_info_rule_that_the_game_breaks_is_refused_and_the_rule_stays(brain):
     assert brain.silent()
     assert brain.ask("TURN 3,9") == (
         "ERROR INFO rule 0 refused: the game so far breaks it: move 10,14 comes after the "
-        "game ended (won by black with 3,0); the rule stays 1")
+        "game ended (won by black with 3,0); the rule stays 1 until START or RESTART")
     assert xy(brain.ask("TURN 3,9")) == expected_move(1, moves + [(3, 9)])
 
 
@@ -245,7 +245,7 @@ def test_info_rule_that_would_end_the_game_is_refused():
     b.own = 1                           # the six is the brain's: white to move
     assert feed(b, "INFO rule 0", "TURN 3,9") == [
         "ERROR INFO rule 0 refused: under it the game so far would be over (won by black "
-        "with 3,0), not still on; the rule stays 1"]
+        "with 3,0), not still on; the rule stays 1 until START or RESTART"]
     assert (b.rule, b.game.rule, b.moves) == (1, 1, moves)
     assert xy(feed(b, "TURN 3,9")[0]) == expected_move(1, moves + [(3, 9)])
 
@@ -257,8 +257,26 @@ def test_info_rule_that_would_undo_a_win_is_refused():
     assert b.game.winner == 1
     assert feed(b, "INFO rule 1", "BEGIN") == [
         "ERROR INFO rule 1 refused: under it the game so far would be still on, not over "
-        "(won by black with 3,0); the rule stays 0"]
+        "(won by black with 3,0); the rule stays 0 until START or RESTART"]
     assert (b.rule, b.game.rule, b.game.winner, b.moves) == (0, 0, 1, SIX_LAST)
+
+
+@pytest.mark.parametrize("new_game", ["RESTART", "START 15"])
+def test_a_rule_the_game_refused_rules_the_next_game(new_game):
+    """The refusal was for the game it came in: the new game takes the
+    rule asked for, and its first move gets no stale ERROR."""
+    b, out = brain_with("START 15", "INFO rule 1")
+    b.game, b.moves = b._new_game(SIX_LAST)
+    b.own = 1
+    assert feed(b, "INFO rule 0") == [] and b.rule == 1
+    assert feed(b, new_game) == ["OK"]
+    assert (b.rule, b.game.rule, b.moves) == (0, 0, [])
+    assert feed(b, "BEGIN") == ["7,7"]
+    # a later good INFO rule forgets the refused one
+    b, out = brain_with("START 15", "INFO rule 1")
+    b.game, b.moves = b._new_game(SIX_LAST)
+    feed(b, "INFO rule 0", "INFO rule 1", "RESTART")
+    assert (b.rule, b.game.rule) == (1, 1) and not b.info_errors
 
 
 # ---- BOARD field 3, engine errors --------------------------------------------
@@ -266,10 +284,13 @@ def test_info_rule_that_would_undo_a_win_is_refused():
 def test_board_field_3_is_refused_and_changes_nothing():
     b, out = brain_with("START 15", "TURN 7,7")
     before = list(b.moves)
-    assert feed(b, "INFO rule 2", "BOARD", "7,7,3", "DONE") == [
+    assert feed(b, "BOARD", "7,7,3", "DONE") == [
         "ERROR BOARD line '7,7,3': field 3 (continuous game) is not supported: the brain "
         "does not play continuous games"]
     assert b.moves == before
+    assert feed(b, "INFO rule 2", "TURN 3,3") == [
+        "ERROR INFO rule 2: continuous games are not supported"]
+    assert b.moves == before and b.rule == 0
 
 
 def test_an_engine_move_the_game_refuses_is_an_error_not_a_crash(monkeypatch):
@@ -285,7 +306,6 @@ def test_an_engine_move_the_game_refuses_is_an_error_not_a_crash(monkeypatch):
 
 def test_board_field_3_through_the_process(brain):
     assert brain.ask("START 15") == "OK"
-    brain.send("INFO rule 2")
     assert brain.ask("BOARD", "7,7,3", "DONE").startswith("ERROR BOARD line '7,7,3': field 3")
     assert xy(brain.ask("TURN 7,7")) == expected_move(0, [(7, 7)])
 

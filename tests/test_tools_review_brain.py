@@ -182,9 +182,10 @@ def test_two_brains_that_never_start_are_both_reported(tmp_path, capsys):
     assert lines[0].startswith("arena: %s never started (cannot run" % missing)
     assert lines[1].endswith("-c pass never started (white failed to start: "
                              "crashed (exit 0))")
-    for name in (missing[-20:], "-c pass"):     # no wins: two no-games
+    assert out.splitlines()[0].startswith("2 games (2 void: neither brain started")
+    for name in (missing[-20:], "-c pass"):     # no result: not scored
         row = [ln for ln in out.splitlines() if name in ln][0].split()
-        assert row[-7:-3] == ["0", "0", "2", "50.0%"], row
+        assert row[-7:-3] == ["0", "0", "0", "0.0%"], row
 
 
 @pytest.mark.parametrize("rule, name", [(0, "freestyle"), (1, "standard"), (4, "renju")])
@@ -241,3 +242,31 @@ def test_a_line_that_is_not_text_is_answered_and_the_brain_plays_on(brain):
     lines = out.stdout.decode().splitlines()
     assert lines[:3] == ["OK", "UNKNOWN \ufffd", "ERROR expected x,y numbers but got '8,\ufffd'"]
     assert len(lines) == 4 and lines[3].count(",") == 1, lines
+
+
+@pytest.mark.parametrize("brain", ["tools/pbrain.py", "tools/ref_alphabeta.py --depth 1"])
+def test_a_bad_byte_quoted_back_on_a_cp1252_pipe_is_escaped_not_a_crash(brain):
+    """On Windows, where Piskvork runs, a pipe is cp1252: it has no U+FFFD,
+    the character a bad byte is read as and an ERROR quotes back."""
+    import os
+    import subprocess
+    root = __import__("upy").ROOT
+    env = dict(os.environ, PYTHONIOENCODING="cp1252")
+    out = subprocess.run([sys.executable] + brain.split(), cwd=root, env=env,
+                         input=b"START 15\n\x81\nTURN 8,\x81\nBEGIN\nEND\n",
+                         capture_output=True, timeout=60)
+    assert out.returncode == 0, out.stderr.decode()
+    lines = out.stdout.decode("cp1252").splitlines()
+    assert lines[:3] == ["OK", "UNKNOWN \\ufffd", "ERROR expected x,y numbers but got "
+                         "'8,\\ufffd'"]
+    assert len(lines) == 4 and lines[3].count(",") == 1, lines
+
+
+def test_a_brain_command_runs_where_the_arena_was_started(tmp_path, monkeypatch):
+    """As in a shell: `python mine.py` is the file in the current
+    directory, wherever the arena itself lives."""
+    brain_script(tmp_path, "mine", 'stones.append(1); return "%d,0" % len(stones)')
+    monkeypatch.chdir(tmp_path)
+    cmd = "%s mine.py" % sys.executable
+    rec = arena.play_game(cmd, cmd, opening=[(7, 7), (8, 8)], timeout=20)
+    assert rec.moves[:1] == [(1, 0)] and not rec.dead, rec

@@ -124,7 +124,8 @@ def test_ref_alphabeta_searches_three_plies_five_wide_with_pruning(monkeypatch):
                                                  (["--depth", "2"], 2, 5)])
 def test_ref_alphabeta_brain_searches_as_its_options_say(monkeypatch, argv, plies, width):
     served = {}
-    monkeypatch.setattr(brainloop, "serve", lambda choose, name: served.update(choose=choose))
+    monkeypatch.setattr(brainloop, "serve", lambda choose, name, rules: served.update(
+        choose=choose, rules=rules))
     assert ra.main(argv) == 0
     grid = grid_with(*QUIET)
     _, leaves, widths = traced(monkeypatch, served["choose"], grid, 1)
@@ -255,7 +256,8 @@ from libs import ai as gb_ai  # noqa: E402
 def served_choose(monkeypatch, module, argv):
     """The move function `module.main(argv)` hands the Gomocup loop."""
     served = {}
-    monkeypatch.setattr(brainloop, "serve", lambda choose, name: served.update(choose=choose))
+    monkeypatch.setattr(brainloop, "serve", lambda choose, name, rules: served.update(
+        choose=choose, rules=rules))
     assert module.main(argv) == 0
     return served["choose"]
 

@@ -15,7 +15,8 @@ Python:
     print(result.table())
 
 A `{seed}` in a command is replaced by a per-game number, so seedable brains
-vary between games yet every match is repeatable.
+vary between games yet every match is repeatable. Commands run in the
+current directory, as in a shell: the examples here from the project's.
 """
 import argparse
 import os
@@ -85,7 +86,7 @@ class Brain:
         try:
             self.proc = subprocess.Popen(
                 self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                stderr=self._err, cwd=cwd or str(ROOT), bufsize=0)
+                stderr=self._err, cwd=cwd, bufsize=0)
         except OSError:
             self._err.close()
             raise
@@ -226,6 +227,10 @@ class GameRecord:
         self.reason = ""
         self.dead = {}              # engine index -> why it did not start
 
+    def void(self):
+        """Neither brain started: the game has no result at all."""
+        return len(self.dead) == 2
+
     def __repr__(self):
         return "GameRecord(black=%d, white=%d, winner=%r, %s, %d moves)" % (
             self.black, self.white, self.winner, self.reason, len(self.moves))
@@ -323,22 +328,31 @@ class MatchResult:
         self.games = games
         self.rule = rule
 
+    def played(self):
+        """The games with a result: not those neither brain started."""
+        return [r for r in self.games if not r.void()]
+
+    def void(self):
+        return len(self.games) - len(self.played())
+
     def wins(self, i):
         return sum(1 for r in self.games if r.winner == i)
 
     def draws(self):
-        return sum(1 for r in self.games if r.winner is None)
+        return sum(1 for r in self.played() if r.winner is None)
 
     def as_black(self, i):
         """(games won, games played) by engine i as black."""
-        games = [r for r in self.games if r.black == i]
+        games = [r for r in self.played() if r.black == i]
         return sum(1 for r in games if r.winner == i), len(games)
 
     def score(self, i):
-        """Fraction of points for engine i: win 1, draw 1/2."""
-        if not self.games:
+        """Fraction of points for engine i over the games played: win 1,
+        draw 1/2."""
+        n = len(self.played())
+        if not n:
             return 0.0
-        return (self.wins(i) + 0.5 * self.draws()) / len(self.games)
+        return (self.wins(i) + 0.5 * self.draws()) / n
 
     def times(self, i):
         out = []
@@ -364,7 +378,11 @@ class MatchResult:
         return out
 
     def table(self):
-        out = ["%d games, rule %s" % (len(self.games), RULE_NAMES.get(self.rule, self.rule)),
+        void = self.void()
+        out = ["%d games%s, rule %s" % (
+                   len(self.games),
+                   " (%d void: neither brain started; not scored)" % void if void else "",
+                   RULE_NAMES.get(self.rule, self.rule)),
                "%-40s %5s %5s %5s %6s %7s %9s %9s" % (
                    "engine", "win", "loss", "draw", "score", "as blk", "med ms", "max ms")]
         for i in (0, 1):
@@ -503,7 +521,10 @@ def main(argv=None):
     dead = res.never_started()
     for i, reason in dead:
         print("arena: %s never started (%s)" % (res.names[i], reason), file=sys.stderr)
-    return 2 if dead else 0
+    if res.void() and not dead:
+        print("arena: %d games void, neither brain started (%s)" % (
+            res.void(), next(r.reason for r in res.games if r.void())), file=sys.stderr)
+    return 2 if dead or res.void() else 0
 
 
 if __name__ == "__main__":

@@ -8,8 +8,9 @@ are a move function each; this turns one into a brain on stdin/stdout:
 
 `choose(grid, me, rule, last) -> (x, y)`: grid[y][x] is 0 empty, 1 black,
 2 white (a fresh grid every call); `me` is the colour to move; `rule` is
-0 freestyle, 1 exactly five or 4 renju; `last` is the opponent's last move
-or None. A ValueError from it is answered with ERROR.
+0 freestyle, 1 exactly five or 4 renju, of those serve's `rules` names;
+`last` is the opponent's last move or None. A ValueError from it is
+answered with ERROR.
 
 Commands as tools/pbrain.py takes them (one a line, case-insensitive):
 START 15, RECTSTART 15,15, RESTART, INFO key value, BEGIN, TURN x,y,
@@ -20,8 +21,8 @@ move, on its turn), ABOUT, END. Malformed or out-of-place input (TURN on the
 brain's turn too) gets one `ERROR <reason>` (an unknown command
 `UNKNOWN <word>`) and leaves the position as it was; a BOARD block is read
 to its DONE before anything is answered, so the loop stays in step. INFO
-is never answered, as the protocol asks: a bad INFO rule (or an INFO
-with no key) waits for the next BEGIN, TURN or BOARD, which gets its
+is never answered, as the protocol asks: a bad INFO rule, one the brain
+does not play (or an INFO with no key) waits for the next BEGIN, TURN or BOARD, which gets its
 ERROR instead of a move; the other keys are not used, and their values
 not checked. The
 loop knows the board, not the rules: a move after a five is not refused.
@@ -88,6 +89,9 @@ def rule_from_info(value):
         raise ProtocolError("INFO rule %d: no Gomocup rule has bits above 8" % bits)
     if bits & 8:
         raise ProtocolError("INFO rule %d: caro is not supported" % bits)
+    if bits & 2:
+        raise ProtocolError("INFO rule %d: continuous games are not supported"
+                            % bits)
     return 4 if bits & 4 else (1 if bits & 1 else 0)
 
 
@@ -288,13 +292,19 @@ class CommandLoop:
         return []
 
 
-class BrainLoop(CommandLoop):
-    """Protocol state around `choose`; `handle(line)` returns the answer lines."""
+RULES = {0: "freestyle", 1: "exactly five", 4: "renju"}
 
-    def __init__(self, choose, name="brain"):
+
+class BrainLoop(CommandLoop):
+    """Protocol state around `choose`; `handle(line)` returns the answer
+    lines. `rules`: those `choose` plays (an INFO rule for another is an
+    ERROR, not a game played by the wrong rule)."""
+
+    def __init__(self, choose, name="brain", rules=tuple(RULES)):
         super().__init__()
         self.choose = choose
         self.name = name
+        self.rules = rules
         self.rule = 0
         self.stones = None       # None before START; (x, y, 1 own / 2 opponent) in order
         self.own = None          # the brain's colour (1 black, 2 white) once it moved
@@ -342,7 +352,11 @@ class BrainLoop(CommandLoop):
     def cmd_info(self, arg):
         key, value = parse_info(arg)
         if key == "rule":
-            self.rule = rule_from_info(value)
+            rule = rule_from_info(value)
+            if rule not in self.rules:
+                raise ProtocolError("INFO rule %s: %s plays %s only" % (
+                    value, self.name, " and ".join(RULES[r] for r in self.rules)))
+            self.rule = rule
         return []
 
     def cmd_begin(self, arg):
@@ -396,11 +410,19 @@ def protocol_stdin():
     return sys.stdin
 
 
-def serve(choose, name="brain", stdin=None, stdout=None):
+def protocol_stdout():
+    """sys.stdout writing what its encoding lacks (the U+FFFD of a bad
+    byte, quoted back in an ERROR) as a backslash escape: on a cp1252 pipe,
+    as on Windows, a strict encoder would end the brain with a traceback."""
+    sys.stdout.reconfigure(errors="backslashreplace")
+    return sys.stdout
+
+
+def serve(choose, name="brain", stdin=None, stdout=None, rules=tuple(RULES)):
     """Run the brain loop around `choose` until END or the end of input."""
     stdin = stdin or protocol_stdin()
-    stdout = stdout or sys.stdout
-    loop = BrainLoop(choose, name)
+    stdout = stdout or protocol_stdout()
+    loop = BrainLoop(choose, name, rules)
     for line in iter(stdin.readline, ""):
         for out in loop.handle(line):
             stdout.write(out + "\n")

@@ -62,7 +62,8 @@ def main(argv=None):
     args = ap.parse_args(argv)
     np.random.seed(args.seed)
     import brainloop
-    brainloop.serve(make_choose(args.level), name="gomokubench-" + args.level)
+    brainloop.serve(make_choose(args.level), name="gomokubench-" + args.level,
+                    rules=(0,))
     return 0
 
 

@@ -6,8 +6,8 @@ Commands (one a line, case-insensitive; x = column, y = row, 0-based):
   START 15            new game on a 15x15 board (other sizes: ERROR)
   RECTSTART 15,15     the same (other sizes: ERROR)
   RESTART             new game, same settings
-  INFO key value      rule (0 freestyle, 1 exactly five, 4 renju; bitmask,
-                      2 "continuous" is ignored), timeout_turn, timeout_match,
+  INFO key value      rule (0 freestyle, 1 exactly five, 4 renju; bitmask:
+                      2 continuous, 8 caro are ERRORs), timeout_turn, timeout_match,
                       time_left, max_memory, game_type, evaluate, folder...
   BEGIN               the brain plays the first move
   TURN x,y            the opponent played x,y; the brain answers its move
@@ -32,7 +32,8 @@ board full) is kept, as the manager keeps it, and answered
 until a TAKEBACK of that move, RESTART, START or BOARD. INFO is never
 answered (the manager does not read it): a bad rule (INFO rule 8), a rule
 change the game so far does not fit (a six of exactly five's game would
-win under freestyle: the rule stays) or an INFO with no key is one ERROR
+win under freestyle: the rule stays until the next START or RESTART,
+whose game it rules) or an INFO with no key is one ERROR
 at the next BEGIN, TURN or BOARD, in place of its move. The brain plays
 by its level's fixed limits: the time and memory keys are not used, and
 their values are not checked. Every line
@@ -57,7 +58,7 @@ if _TOOLS not in sys.path:
 
 from brainloop import (  # noqa: E402
     SIZE, CommandLoop, ProtocolError, board_stones, parse_info, parse_xy,
-    protocol_stdin, rule_from_info)
+    protocol_stdin, protocol_stdout, rule_from_info)
 
 ABOUT = ('name="handheld-gomoku", version="1.0", author="Handheld Gomoku project", '
          'country="Internet", www="", email=""')
@@ -165,6 +166,7 @@ class Brain(CommandLoop):
         self.game = None        # gomoku.Game once STARTed
         self.moves = []         # (x, y) in play order, for rebuilding
         self.own = None         # the brain's colour (1 black, 2 white) once it moved
+        self.next_rule = None   # an INFO rule the game refused: the next game's
 
     # -- game state ----------------------------------------------------
     def _new_game(self, moves=(), rule=None):
@@ -234,6 +236,10 @@ class Brain(CommandLoop):
 
     # -- commands ----------------------------------------------------------
     def _reset(self):
+        if self.next_rule is not None:
+            # a new game: the rule its predecessor refused, and no ERROR
+            self.rule, self.next_rule = self.next_rule, None
+            self.info_errors.pop("rule", None)
         self.game, self.moves = self._new_game()
         self.own = None
 
@@ -241,8 +247,13 @@ class Brain(CommandLoop):
         key, value = parse_info(arg)
         if key == "rule":
             rule = rule_from_info(value)
+            self.next_rule = None
             if self.game is not None and rule != self.rule:
-                self.game, self.moves = self._replayed(rule, value)
+                try:
+                    self.game, self.moves = self._replayed(rule, value)
+                except ProtocolError:
+                    self.next_rule = rule
+                    raise
             self.rule = rule
         return []
 
@@ -262,8 +273,8 @@ class Brain(CommandLoop):
             why = "under it the game so far would be %s, not %s" % tuple(
                 "over (%s)" % result(h, moves[-1]) if h.winner else "still on"
                 for h in (g, self.game))
-        raise ProtocolError("INFO rule %s refused: %s; the rule stays %d"
-                            % (value, why, self.rule))
+        raise ProtocolError("INFO rule %s refused: %s; the rule stays %d "
+                            "until START or RESTART" % (value, why, self.rule))
 
     def cmd_begin(self, arg):
         self._need_game()
@@ -373,10 +384,11 @@ def main(argv=None):
     if args.seed is not None:
         ai.seed(args.seed)
     brain = Brain(level=args.level)
+    stdout = protocol_stdout()
     for line in protocol_stdin():
         for out in brain.handle(line):
-            sys.stdout.write(out + "\n")
-            sys.stdout.flush()
+            stdout.write(out + "\n")
+            stdout.flush()
         if brain.done:
             break
     return 0

@@ -26,6 +26,7 @@ from candscan import _g, _PRNG  # noqa: E402  (the search levels' xorshift state
 
 class Level:
     """A level of this engine with a PRNG of its own, as in its own brain."""
+    rules = (0, 1, 4)
 
     def __init__(self, level):
         self.name = "level%d" % level
@@ -51,6 +52,7 @@ class Reference:
             raise ValueError("unknown player %r: a level (1, 2, 3), ref or seed" % name)
         self.name = "ref_alphabeta" if name == "ref" else "seed000 scorer"
         self.ref = name == "ref"
+        self.rules = (0,) if self.ref else (0, 1, 4)    # as their brains take
 
     def start(self, seed):
         pass
@@ -151,6 +153,9 @@ def main(argv=None):
         seeds = _seeds(args.seeds)
     except ValueError as e:
         ap.error(str(e))
+    for p in (a, b):
+        if args.rule not in p.rules:
+            ap.error("%s plays freestyle only, not --rule %d" % (p.name, args.rule))
     show = (lambda op, mv: print("lost", op, mv)) if args.losses else None
     t0 = time.time()
     tot = [0, 0, 0, 0]

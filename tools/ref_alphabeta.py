@@ -159,7 +159,7 @@ def main(argv=None):
     def brain_choose(grid, me, rule, last):
         return choose(grid, me, rule, last, args.width, args.depth)
 
-    brainloop.serve(brain_choose, name="ref_alphabeta")
+    brainloop.serve(brain_choose, name="ref_alphabeta", rules=(0,))
     return 0
 
 
