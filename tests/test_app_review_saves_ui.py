@@ -92,6 +92,26 @@ def test_a_trailing_byte_after_a_full_board_save_is_refused(flash):
     assert saved is None and (flash / savegame.BAD).read_bytes() == data
 
 
+def test_a_move_the_board_refuses_is_named_as_the_screens_name_points(flash):
+    """A save whose moves do not replay is set aside with the board's
+    reason, its point named as the status line and `make play` name points
+    (column A-O, row 1 at the bottom), not in the engine's (x, y)."""
+    import gomoku
+    import refusal
+    g = gomoku.Game()
+    g.play(7, 7)
+    with pytest.raises(ValueError) as occupied:
+        g.play(7, 7)
+    for why, named in ((occupied.value, "H8 is occupied"),
+                       (refusal.error(4, 0, 14), "A1 is forbidden for black: double three"),
+                       (refusal.error(2), "game over"),
+                       (ValueError("(7, 7"), "(7, 7"),
+                       (ValueError("bad length"), "bad length")):
+        (flash / savegame.PATH).write_bytes(b"a save")
+        assert saveread.set_aside("game", why) == \
+            "Saved game not resumed (%s): kept as %s" % (named, savegame.BAD)
+
+
 def test_a_cleared_game_leaves_no_temp_file_to_resume(flash):
     # load() takes a complete temp file as the newest save: clear() must
     # remove it too, or an abandoned game comes back at the next boot

@@ -112,6 +112,24 @@ def test_hosted_match_to_the_winner(flash):
     assert snaps["banner"] == [bv.BANNER]
 
 
+def test_a_match_starts_with_the_cursor_on_the_centre(flash):
+    """As every new game does: not where the last game at the menu left it."""
+    from host_sim import device
+    dev = device.Device(board_sim, str(flash))
+    Peer(dev.medium)
+    s = Script()
+    s.start_two_players()
+    s.place(0)                  # the top left corner
+    for _ in range(4):
+        s.tap("menu")           # Paused: Resume, Undo, New game, Main menu
+    s.tap("place")
+    s.wait(300)
+    start_hosting(s, steps=1)
+    s.snap("match", [VIEW.origin(i) for i in range(225)])
+    snaps = run_device(board_sim, s.end(), str(flash), dev=dev).snaps
+    assert [i for i in range(225) if snaps["match"][i] == bv.CURSOR] == [7 * 15 + 7]
+
+
 def test_every_refusal_shows_until_the_next_key(flash):
     """A second warning (B again, A on a taken point) was drawn over by the
     link line within a poll: the key that cleared the first made the link
@@ -507,7 +525,7 @@ def test_a_saved_match_whose_moves_do_not_replay_is_set_aside(flash, capsys):
     s.wait(300)
     snaps = run_device(board_sim, s.end(), str(flash)).snaps
     assert "Wireless match saved" in screen_text(snaps["offer"], 60)
-    assert "Saved match not resumed ((7, 7) is occupied): kept as gomoku.mbd" \
+    assert "Saved match not resumed (H8 is occupied): kept as gomoku.mbd" \
         in capsys.readouterr().out
     assert not (flash / "gomoku.mat").exists()
     assert (flash / "gomoku.mbd").read_bytes() == blob

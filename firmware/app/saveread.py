@@ -131,4 +131,19 @@ def set_aside(what, why, path=PATH, bad=BAD):
     except OSError:
         remove(path)
         where = "removed"
-    return "Saved %s not resumed (%s): %s" % (what, why, where)
+    return "Saved %s not resumed (%s): %s" % (what, _named(str(why)), where)
+
+
+def _named(why):
+    # a move the engine refused, "(7, 7) is occupied", as the screens name
+    # points: "H8 is occupied" (column A-O, row 1 at the bottom)
+    if why[:1] == "(" and ")" in why:
+        end = why.index(")")
+        xy = why[1:end].split(",")
+        try:
+            x, y = int(xy[0]), int(xy[1])
+        except (ValueError, IndexError):
+            return why
+        if 0 <= x < 15 and 0 <= y < 15:
+            return "%s%d%s" % ("ABCDEFGHIJKLMNO"[x], 15 - y, why[end + 1:])
+    return why

@@ -187,6 +187,8 @@ class Wireless:
             self.ended = None
         self.game = m.game
         self.leaving = False            # a question the new screen does not show
+        if not m.count:
+            app.cursor = 7 * 15 + 7     # a new game's: the centre
         app.game = m.game
         app.n = 0
         app.view.attach(m.game)
