@@ -39,6 +39,9 @@ def test_round_trip_and_size():
 @pytest.mark.parametrize("damage,why", [
     (lambda d: d[:-1], "truncated"),
     (lambda d: d[:5], "truncated"),
+    (lambda d: d[:9], "truncated"),         # the header, to the count byte,
+    (lambda d: d[:10], "truncated"),        # and the shortest save's CRC
+    (lambda d: d[:11], "truncated"),
     (lambda d: b"", "truncated"),
     (lambda d: d[:11] + bytes([d[11] ^ 0x10]) + d[12:], "bad checksum"),
     (lambda d: d[:4] + b"\x03" + d[5:], "version"),

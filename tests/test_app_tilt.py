@@ -91,6 +91,20 @@ def test_held_tilt_repeats_faster_and_stops_when_level(chip):
 
 
 @pytest.mark.parametrize("chip", sorted(CHIPS))
+@pytest.mark.parametrize("way, want", [(1, tilt.RIGHT), (-1, tilt.LEFT)])
+def test_a_turn_past_half_a_turn_steps_one_way_only(chip, way, want):
+    # 100 deg/s for 2.2 s: 220 degrees, held at the clamp of 180, not
+    # wrapped round to a tilt the other way
+    src, t = make(chip)
+    src.set_tilt(100 * way, 0)
+    evs = run(t, 2200)
+    assert abs(t.angle[0]) == tilt._LIMIT
+    src.hold_still()
+    evs += run(t, 1000)
+    assert evs and {e for _, e in evs} == {want}
+
+
+@pytest.mark.parametrize("chip", sorted(CHIPS))
 def test_small_tilts_inside_the_dead_zone_never_step(chip):
     # 40 deg/s for 180 ms: about 4/5 of the dead zone
     src, t = make(chip)

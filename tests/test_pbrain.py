@@ -56,7 +56,6 @@ def test_a_whole_game_refereed_move_by_move(brain, rule, brain_first):
             assert brain.ask("TURN %d,%d" % (x, y)).startswith("ERROR the game is over")
             break
         answer = brain.ask("TURN %d,%d" % (x, y))
-    assert ref.winner in (1, 2, 3)
     assert brain.ask("RESTART") == "OK"
     assert xy(brain.ask("BEGIN")) == expected_move(rule, [])
 

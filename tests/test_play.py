@@ -48,6 +48,17 @@ def test_q_quits_while_the_setup_asks():
     assert out.count("New game") == 1 and "Please answer" not in out
 
 
+@pytest.mark.parametrize("colour, moves, line, other", [
+    ("b", "h8\n", "Black (X) to move (you).", "White (O) to move"),
+    ("w", "", "White (O) to move (you).", "Black (X) to move")])
+def test_the_turn_line_names_the_side_to_move_and_the_player(colour, moves, line,
+                                                            other):
+    # as black: before the first move and after the AI's reply; as white,
+    # after the AI's opening
+    out = run("0\n1\n%s\n%sq\n" % (colour, moves))
+    assert out.count(line) == len(boards(out)) and other not in out
+
+
 def test_move_ai_reply_undo_and_quit():
     out = run("0\n1\nb\nh8\nu\nq\n")
     b = boards(out)
