@@ -13,8 +13,8 @@ script on the virtual clock as fast as the host allows (exactly repeatable);
 the window and terminal run in real time, and so does headless with
 --realtime or --udp: two simulators sharing the air over UDP must both
 follow the wall clock, or one's packets reach the other in its past or
-future. See host_sim/device.py for the script format; --trace writes every
-SPI/I2C transaction as a JSON line.
+future. The script format is in the README ("Headless scripts"); --trace
+writes every SPI/I2C transaction as a JSON line.
 """
 import argparse
 import os
@@ -73,7 +73,7 @@ def parse(argv):
                     help="no view: play --script on the virtual clock "
                          "(or the wall clock: --realtime)")
     p.add_argument("--script", help="events to play: timed, or awaiting text on the screen "
-                        "(README, Headless scripts)")
+                        "(README, \"Headless scripts\")")
     p.add_argument("--until", type=at_least(0, "a time in ms", host_sim.DAY_MS), metavar="MS",
                    help="stop after MS of simulated time")
     p.add_argument("--shots", metavar="DIR", default=None,

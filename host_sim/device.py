@@ -73,6 +73,26 @@ class Event(tuple):
         return ev
 
 
+def _timed(script):
+    """A Script's events, each with its time as a message names it: "at 700
+    ms" (since power-on) before any await, "700 ms after the await on line
+    5" after one, whose times count from the moment its text appeared."""
+    out = [(ev, "at %d ms" % ev[0]) for ev in script.events]
+    since = None
+    for aw, evs, _ in script.parts:
+        out.append((aw, _since(aw[0], since)))
+        since = aw
+        out += [(ev, _since(ev[0], since)) for ev in evs]
+    return out
+
+
+def _since(t, aw):
+    if aw is None:
+        return "at %d ms" % t
+    line = getattr(aw, "where", "").rstrip(": ").rpartition(":")[2]
+    return "%d ms after the await%s" % (t, " on line " + line if line else "")
+
+
 class Script:
     """Parsed events: [(t_ms, kind, args...)] in time order. A script with
     `await` lines runs in parts: `parts` holds, for each await, the
@@ -443,15 +463,15 @@ class Device:
         await goes on once its text has appeared)."""
         if isinstance(script, str):
             script = Script.parse(script)
-        for ev in script.all_events():
+        for ev, when in _timed(script):
             where = getattr(ev, "where", "")
             if ev[1] in ("press", "release", "tap") \
                     and ev[2] not in self.buttons.pins:
-                raise ScriptError("%sat %d ms: no button named %r (have %s)" % (
-                    where, ev[0], ev[2], ", ".join(sorted(self.buttons.pins))))
+                raise ScriptError("%s%s: no button named %r (have %s)" % (
+                    where, when, ev[2], ", ".join(sorted(self.buttons.pins))))
             if ev[1] in ("tilt", "lean") and self.tilt_source is None:
-                raise ScriptError("%sat %d ms: %s, but this board has no "
-                                  "gyroscope" % (where, ev[0], ev[1]))
+                raise ScriptError("%s%s: %s, but this board has no "
+                                  "gyroscope" % (where, when, ev[1]))
             if ev[1] == "await" and self.lcd is None:
                 raise ScriptError("%sawait %s, but this device has no screen"
                                   % (where, ev[2]))

@@ -131,6 +131,12 @@ def test_unknown_button_is_a_clear_error(tmp_path):
                        match=r"^game\.txt:4: at 1700 ms: no button named 'fire'"):
         dev.schedule(device.Script.parse(
             "at 900\ntap place\nat 1700\ntap fire  # late\n", "game.txt"))
+    # after an await, its time counts from the await: said so
+    dev = device.Device(board_sim, str(tmp_path))
+    with pytest.raises(device.ScriptError, match=r"^g\.txt:4: 50 ms after the "
+                       r"await on line 2: no button named 'fire'"):
+        dev.schedule(device.Script.parse(
+            "tap place\nawait Start\nwait 50\ntap fire\n", "g.txt"))
     # an event that fails while the firmware runs stops the run with its
     # error, naming the line
     dev = device.Device(board_sim, str(tmp_path))
