@@ -104,6 +104,40 @@ def test_a_turn_past_half_a_turn_steps_one_way_only(chip, way, want):
     assert evs and {e for _, e in evs} == {want}
 
 
+class OffsetGyro:
+    """A gyro still on the table, reading `rate` mdps on its x axis: an
+    offset left after calibration, inside the rate band that counts as rest."""
+
+    def __init__(self):
+        self.rate = 0
+
+    def read_rates(self, out):
+        out[0], out[1], out[2] = self.rate, 0, 0
+
+
+def test_quick_turns_do_not_add_up_to_a_drift():
+    # 20 turns of 2.5 s each, every one ending in a reset (an AI reply, a
+    # key wait, a menu), then a minute of rest: the drift rule measures 3 s
+    # still from a reset; its rate sum once ran on from the turns before,
+    # and 20 of them made a 0.6 dps offset a 10 dps bias: the cursor ran off
+    g = OffsetGyro()
+    t = tilt.Tilt(g, (0, 1), (1, 1))
+    t.calibrate(samples=2, gap_ms=0)
+    bias = list(t.bias)
+    g.rate = 600
+    now = 0
+    for _ in range(20):
+        for _ in range(125):
+            now += 20
+            assert t.poll(now) == 0
+        t.reset()
+    steps = 0
+    for _ in range(3000):
+        now += 20
+        steps += t.poll(now) != 0
+    assert steps == 0 and list(t.bias) == bias
+
+
 @pytest.mark.parametrize("chip", sorted(CHIPS))
 def test_small_tilts_inside_the_dead_zone_never_step(chip):
     # 40 deg/s for 180 ms: about 4/5 of the dead zone

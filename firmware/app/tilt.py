@@ -110,7 +110,8 @@ class Tilt:
         self._quiet = quiet
         self._pending = 0
         self._last = None
-        self._slow[0] = self._slow[2] = 0
+        w = self._slow
+        w[0] = w[1] = w[2] = w[3] = 0   # _drift's times and rate sums alike
 
     def poll(self, now):
         """Read the gyro; -> RIGHT/LEFT/UP/DOWN for one cursor step, or 0."""
