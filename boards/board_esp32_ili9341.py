@@ -4,11 +4,13 @@ AD0 low: 0x68) on I2C0 and an NRF24L01 on HSPI.
 Data only: pin numbers are GPIO numbers. VSPI and HSPI use their IO_MUX
 pins (18/23/19/5, 14/13) except the radio's MISO: GPIO12 (HSPI's MISO) is
 the flash-voltage strap, and a radio driving it high at reset stops the
-board booting, so MISO is routed to input-only GPIO35 and the radio's IRQ
-(push-pull, no pull-up needed) to input-only GPIO34. Outputs on strapping
-pins (5, 15) idle high, as their straps want. Buttons need internal
-pull-ups, so none sits on GPIO34-39; GPIO0 is the DevKit's BOOT button
-(held during reset it enters the ROM loader).
+board booting, so MISO is routed to input-only GPIO35. The radio's IRQ
+is push-pull, but the driver's boot check of its wire wants the pin's
+pull-up (a wire that is off then reads high, not floating), so it is on
+GPIO25, not on GPIO34-39, which have none. Outputs on strapping pins (5,
+15) idle high, as their straps want. Buttons need internal pull-ups too;
+GPIO0 is the DevKit's BOOT button (held during reset it enters the ROM
+loader).
 """
 NAME = "esp32_ili9341"
 PORT = "esp32"
@@ -31,7 +33,7 @@ GYRO = {
 RADIO = {
     "chip": "nrf24l01", "spi": 1, "baudrate": 4000000,
     "sck": 14, "mosi": 13, "miso": 35,
-    "cs": 27, "ce": 26, "irq": 34,
+    "cs": 27, "ce": 26, "irq": 25,
 }
 
 BUTTONS = {
