@@ -359,3 +359,37 @@ print(m.stats["sent"] - sent)
     out = upy.run(code, heapsize="512k").split()
     assert out == ["paired", "None", "resyncing", "None", "peer", "lost", "None",
                    "2"]
+
+
+def test_a_joiner_calling_for_a_host_allocates_nothing_on_the_unix_port():
+    """Unpaired, a joiner sends a HELLO every 120 ms or so, for as long as
+    no host answers: minutes, maybe. Its payload is made once."""
+    import upy
+    code = """
+import micropython, match
+class R:
+    sent = 0
+    def stop_listening(s): pass
+    def start_listening(s): pass
+    def open_rx_pipe(s, p, a): pass
+    def close_rx_pipe(s, p): pass
+    def open_tx_pipe(s, a): pass
+    def send(s, b, n=-1):
+        s.sent += 1
+        return False
+    def any(s): return False
+    def recv_into(s, b): return 0
+    def power_down(s): pass
+r = R()
+m = match.Match(r, host=False, seed=7, now_ms=0)
+m.poll(0)
+micropython.heap_lock()
+try:
+    for t in range(10, 3000, 10):
+        m.poll(t)
+finally:
+    micropython.heap_unlock()
+print(r.sent, m.code)
+"""
+    sent, code = upy.run(code, heapsize="512k").split()
+    assert int(sent) >= 3000 // 160 and code == "None"

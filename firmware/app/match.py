@@ -212,6 +212,7 @@ class Match:
         self._ack1 = bytearray(1)       # filled in place: a tuple each
                                         # would be garbage every 300 ms
         self.nonce = self.link.rand.next() or 1
+        self._nonce4 = bytes(self._u32(self.nonce))     # HELLO's, every 120 ms
         ln = self.link
         if _restore is not None:
             return
@@ -283,7 +284,7 @@ class Match:
                 if not self.session and td(now_ms, self._hello_due) >= 0:
                     self._hello_due = time.ticks_add(
                         now_ms, _HELLO_MS + ln.rand.next() % 40)
-                    ln.send(L.HELLO, 0, 0, self._u32(self.nonce), session=0)
+                    ln.send(L.HELLO, 0, 0, self._nonce4, session=0)
         else:
             st = self.state     # not `in (PAIRED, ...)`: a tuple a poll
             if (st == PAIRED or st == RESYNCING) and \
@@ -507,7 +508,7 @@ class Match:
             self.link.dest = L.host_address(s)
             self.link.listen_on(L.joiner_address(s))
             self._join_at = now
-            self.link.reliable(L.JOIN, 0, 0, self._u32(self.nonce), now)
+            self.link.reliable(L.JOIN, 0, 0, self._nonce4, now)
             return
         if not self.session or s != self.session or \
                 bool(flags & L.F_HOST) == self.host:
