@@ -174,3 +174,28 @@ def test_a_save_from_before_the_joiners_nonce_was_kept_still_resumes():
     assert bytes(m.moves[:2]) == bytes((112, 113))
     assert m.peer_nonce is None and not m._offering
     assert m.snapshot()[:4] == b"GMM3"
+
+
+def test_a_host_whose_joiner_left_before_it_was_heard_takes_the_next_one():
+    """The host pairs on a JOIN; the joiner, only on the host's ACK. That
+    ACK is lost and the joiner's player presses B (or it resets): nothing
+    tells the host, which offered only to that joiner for ever. The same
+    handheld joining again (a fresh nonce) was never answered. Now the
+    host gives the silent joiner up and the pair plays."""
+    medium = H.make_medium(seed=3)
+    na, nb = H.Node(0, medium), H.Node(1, medium)
+    a = M.Match(na.radio, host=True, seed=3, now_ms=time.ticks_ms())
+    b = M.Match(nb.radio, host=False, seed=4, now_ms=time.ticks_ms())
+    lose = [True]
+    medium.drop = lambda f, r: lose[0] and _join_ack(f, r, nb)
+    step(a, b, lambda: a.code is not None, limit=1000)
+    assert b.code is None
+    taken = a.peer_nonce
+    b.close()
+    lose[0] = False
+    nb.boot()
+    b2 = M.Match(nb.radio, host=False, seed=77, now_ms=time.ticks_ms())
+    step(a, b2, lambda: b2.state == a.state == M.PAIRED, limit=4000)
+    assert b2.code == a.code
+    assert a.peer_nonce == b2.nonce != taken
+    assert b2.my_turn() != a.my_turn()

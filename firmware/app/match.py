@@ -63,7 +63,9 @@ colours), the joiner confirms reliably (JOIN) and is paired only by the
 host's ACK naming its nonce: with two pairs in a room, a joiner that took
 the offer of a host another joiner won gives it up after a while and calls
 again, and so does one that never heard the ACK: the host offers again to
-the joiner it took until it hears it paired. Both then listen on addresses
+the joiner it took until it hears it paired; a joiner taken but not heard
+from for 6 s in the first game (reset, or its player left) is given up, and
+the game offered to whoever calls next. Both then listen on addresses
 made from the session id. Moves are
 numbered by move count and applied only when the number is the next one: a
 duplicate is acknowledged again, never applied twice. Every STATUS (count,
@@ -104,6 +106,7 @@ _STATUS_MS = const(300)
 _RESYNC_STATUS_MS = const(80)
 _LOST_MS = const(1500)
 _JOIN_GIVEUP_MS = const(3000)
+_UNHEARD_MS = const(6000)   # host: the joiner taken, silent since its JOIN
 _REPLY_MS = const(25)       # at most one status reply this often
 _SNAP_MAGIC = b"GMM3"       # GMM2 (before the games won were kept) and GMM1
                             # (before the joiner's nonce was) read too
@@ -291,6 +294,12 @@ class Match:
                     td(now_ms, self._heard) > _LOST_MS:
                 self.state = LOST
                 self._event(EV_LOST)
+            if self._offering and self.peer_nonce is not None and \
+                    not self.game_no and td(now_ms, self._heard) > _UNHEARD_MS:
+                # the joiner taken was never heard in, and has long given
+                # the offer up or gone (reset, or its player pressed B):
+                # the first game is offered to whoever calls
+                self.peer_nonce = None
             if td(now_ms, self._status_due) >= 0:
                 self._send_status(now_ms)
         self._prune()
@@ -482,8 +491,9 @@ class Match:
             # took while that one has not been heard paired: it gives up
             # an offer whose ACK it never heard, and calls again
             if self.host and plen == 4 and s == 0 and (
-                    self.code is None or self._offering and
-                    self._nonce_at(b, p) == self.peer_nonce):
+                    self.code is None or self._offering and (
+                        self.peer_nonce is None or
+                        self._nonce_at(b, p) == self.peer_nonce)):
                 self.link.send(L.OFFER, 0, 0, (b[p], b[p + 1], b[p + 2],
                                b[p + 3], self.rule, self.host_colour),
                                dest=L.nonce_address(self._nonce_at(b, p)))
@@ -526,6 +536,8 @@ class Match:
                 self.peer_nonce = nonce
                 self._offering = True
                 self._paired()
+            elif self.peer_nonce is None and self._offering:
+                self.peer_nonce = nonce     # in place of one never heard
             elif nonce != self.peer_nonce:
                 st["foreign"] += 1
                 return
