@@ -194,12 +194,14 @@ class MatchRun:
                 if key != saved:
                     node.flash["prev"] = node.flash.get("snap")
                     node.flash["snap"] = m.snapshot()
+                    node.flash["acted"] = False
                     saved = key
             if m.game.winner:
                 done = sum(1 for g, v in self.seen[i].items() if v[1])
                 if done < self.games:
                     if not m.rematch_wanted:
                         m.rematch()
+                        node.flash["acted"] = True
                 else:
                     self.finished[i] = True
             elif m.my_turn():
@@ -209,6 +211,7 @@ class MatchRun:
                     x, y = choose_move(m.game, rng)
                     idx = m.count
                     if m.send_move(x, y):
+                        node.flash["acted"] = True
                         self.made[(m.game_no, idx)] = y * 15 + x
                         self.sent_at[(m.game_no, idx)] = now
                         self.moves_made += 1
@@ -242,8 +245,13 @@ class MatchRun:
         self._harvest(i)
         self.sched.kill("dev%d" % i)
         self.resets += 1
-        if node.flash.get("prev") and self.rng.random() < 0.3:
-            node.flash["snap"] = node.flash["prev"]   # the last save was lost
+        self.finished[i] = False        # until its restored match ends again
+        if node.flash.get("prev") and self.rng.random() < 0.3 and \
+                not node.flash.get("acted"):
+            # the last save was lost: the reset came as it was written, so
+            # before the device acted on what it saved (a save that was
+            # whole when the player then moved or asked a rematch stays)
+            node.flash["snap"] = node.flash["prev"]
         power = self.rng.random() < 0.5
         yield self.rng.randint(50, 500)               # off, then booting
         node.boot(power_loss=power)
