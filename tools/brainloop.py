@@ -22,10 +22,10 @@ brain's turn too) gets one `ERROR <reason>` (an unknown command
 `UNKNOWN <word>`) and leaves the position as it was; a BOARD block is read
 to its DONE before anything is answered, so the loop stays in step. INFO
 is never answered, as the protocol asks: a bad INFO rule, one the brain
-does not play (or an INFO with no key) waits for the next BEGIN, TURN or BOARD, which gets its
-ERROR instead of a move; the other keys are not used, and their values
-not checked. The
-loop knows the board, not the rules: a move after a five is not refused.
+does not play (or an INFO with no key) waits for the next BEGIN, TURN or
+BOARD, which gets its ERROR instead of a move; the other keys are not
+used, and their values not checked. The loop knows the board, not the
+rules: a move after a five is not refused.
 
 Its line handling (CommandLoop) and input checks (ProtocolError, parse_xy,
 rule_from_info, check_start, check_rectstart, parse_info, board_stones)

@@ -18,6 +18,7 @@ from libs import piece  # noqa: E402
 from libs.board import BoardState  # noqa: E402
 
 SIZE = 15
+RULES = (0,)        # gomokubench plays freestyle only
 
 
 def make_choose(level="hard"):
@@ -63,7 +64,7 @@ def main(argv=None):
     np.random.seed(args.seed)
     import brainloop
     brainloop.serve(make_choose(args.level), name="gomokubench-" + args.level,
-                    rules=(0,))
+                    rules=RULES)
     return 0
 
 

@@ -52,7 +52,7 @@ class Reference:
             raise ValueError("unknown player %r: a level (1, 2, 3), ref or seed" % name)
         self.name = "ref_alphabeta" if name == "ref" else "seed000 scorer"
         self.ref = name == "ref"
-        self.rules = (0,) if self.ref else (0, 1, 4)    # as their brains take
+        self.rules = ref_alphabeta.RULES if self.ref else Level.rules
 
     def start(self, seed):
         pass

@@ -16,6 +16,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 SIZE = 15
 DIRS = ((1, 0), (0, 1), (1, 1), (1, -1))
 WIN = 10 ** 8
+RULES = (0,)        # the Gomocup rules choose() plays: freestyle; it has no
+                    # exactly-five or renju check
 
 # (run length, open ends) -> score, seed-001 shape ranks
 _LINE = {
@@ -159,7 +161,7 @@ def main(argv=None):
     def brain_choose(grid, me, rule, last):
         return choose(grid, me, rule, last, args.width, args.depth)
 
-    brainloop.serve(brain_choose, name="ref_alphabeta", rules=(0,))
+    brainloop.serve(brain_choose, name="ref_alphabeta", rules=RULES)
     return 0
 
 
