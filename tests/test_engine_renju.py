@@ -152,3 +152,21 @@ def test_no_level_offers_black_a_point_of_two_overlines():
         ai.seed(1)
         m = ai.best_move(g, level)
         assert not g.forbidden(m % 15, m // 15), (level, m)
+
+
+def test_level_1_does_not_take_a_forbidden_point_on_a_quiet_tie():
+    # (7, 13) makes six across (3-8 on row 13) and six down column 7
+    # (9-14): forbidden. Level 1 weighs it 62 (two overlines at 1 each, a
+    # dead three of white's to block), as it does (12, 3), which it meets
+    # first. Below 64 a tie goes to the point nearer the centre, and level 1
+    # asked renju.why only about a new best: it answered (7, 13)
+    import ai
+    black = [(3, 13), (4, 13), (5, 13), (6, 13), (8, 13), (7, 9), (7, 10), (7, 11), (7, 12),
+             (7, 14), (9, 11), (6, 8), (9, 6), (4, 11), (2, 12), (12, 5), (8, 9), (5, 10),
+             (13, 2)]
+    white = [(2, 13), (9, 13), (7, 8), (6, 11), (8, 10), (4, 10), (5, 12), (4, 12), (8, 11),
+             (6, 9), (0, 5), (6, 10), (0, 0), (0, 14), (10, 0), (14, 3), (0, 1), (7, 1), (1, 0)]
+    g = brute.position(black, white, gomoku.RENJU)
+    assert renju.why(g, 13 * 15 + 7) == 3                   # overline
+    m = ai.best_move(g, 1)
+    assert m == 3 * 15 + 12, m                              # (12, 3): the tie

@@ -62,9 +62,11 @@ def best_move(g, level=1):
                 k = _key(a, d)
             else:
                 k = a + d + d
-            if k > best and why:
+            if why and (k > best or k == best < 64):
                 # renju: a point where black has a shape, short of a five,
-                # may be forbidden to black (a new best is rare: ask why)
+                # may be forbidden to black. Ask why wherever the point may
+                # be taken: a new best, or a tie below 64, which goes to the
+                # point nearer the centre (an overline weighs only 1)
                 s = a if me == 1 else d
                 if 0 < s < 30000 and why(g, p):
                     k = -999 if me == 1 else _key(a, 0)
