@@ -746,6 +746,51 @@ def test_a_reset_mid_rematch_keeps_the_games_won(flash):
     assert screen_text(dev.snaps["second"], VIEW.status.h) == ["Black wins!  Black 2 White 0"]
 
 
+def test_a_reset_after_a_rematch_began_keeps_the_games_won(flash):
+    """Black wins, A: a rematch, and the power goes before its first move.
+    The boot offers the empty rematch, with the run's tally: black's next
+    five shows "Black 2" (the save was cleared at the rematch: "Black 1")."""
+    s = Script()
+    s.black_wins_two_players()
+    s.tap("place")                          # rematch
+    s.wait(300)
+    s.reset()
+    s.wait(1500)
+    s.snap("offer", [(x, y) for y in range(0, 120) for x in range(240)])
+    s.tap("place")                          # "Saved game found": A resumes
+    s.cursor = 7 * 15 + 7
+    s.wait(300)
+    for k in range(5):
+        s.place(7 * 15 + 3 + k)
+        if k < 4:
+            s.place(9 * 15 + 3 + k)
+    s.wait(300)
+    s.snap("second", band(VIEW.status.y, VIEW.status.h))
+    dev = run_device(board_sim, s.end(), flash)
+    assert dev.resets == 1
+    offer = " | ".join(screen_text(dev.snaps["offer"], 120))
+    assert "Saved game found:" in offer and "0 moves" in offer, offer
+    assert screen_text(dev.snaps["second"], VIEW.status.h) == ["Black wins!  Black 2 White 0"]
+
+
+def test_undoing_a_rematch_to_its_start_keeps_the_games_won(flash):
+    """An undo back to no stone in a rematch keeps the tally on flash, as
+    the rematch's start did; a game with no stone and no tally leaves
+    nothing to resume."""
+    import saveread
+    s = Script()
+    s.black_wins_two_players()
+    s.tap("place")                          # rematch
+    s.wait(300)
+    s.cursor = 7 * 15 + 7
+    s.place(7 * 15 + 3)
+    s.tap("back")                           # undo: no stone left
+    s.wait(300)
+    run_device(board_sim, s.end(), flash)
+    saved, problem = saveread.load()
+    assert problem is None and saved.moves == b"" and saved.won == b"\1\0"
+
+
 def test_the_menu_cleans_foreign_settings_and_steps_both_ways(flash):
     import settings
     # a settings file with a good sum but values this firmware never

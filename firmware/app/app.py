@@ -135,10 +135,12 @@ class App:
         # the run of rematches a saved game was part of goes on
         score[1], score[2] = resume.won if resume is not None else b"\0\0"
         while True:
-            if resume is None:
-                savegame.clear()    # a new game: the old one is given up
             if not self.new_game(resume):
                 return
+            if resume is None:
+                # a new game replaces the old one's save: a rematch's keeps
+                # the run's tally until its first move is saved
+                self.save()
             resume = None
             if self.turns() == _TO_MENU:
                 return
@@ -315,7 +317,7 @@ class App:
         view.draw_cell(i)
         view.set_last(i)
         if g.winner:
-            savegame.clear()
+            savegame.clear()    # over: nothing to offer at boot
         else:
             self.update_status()
             self.say("")        # before the save: its failure must stay shown
@@ -323,9 +325,15 @@ class App:
         gc.collect()
 
     def save(self):
+        """The game so far to flash; with no move, only a run of rematches'
+        tally to keep (else there is no game to offer at boot)."""
+        s = self.score
         try:
-            savegame.write(self.rule, self.mode, self.level, self.human,
-                           self.moves, self.n, self.score)
+            if self.n or s[1] or s[2]:
+                savegame.write(self.rule, self.mode, self.level, self.human,
+                               self.moves, self.n, s)
+            else:
+                savegame.clear()
         except OSError as e:
             self.say(savegame.not_saved(e), ALERT)
 
@@ -359,10 +367,7 @@ class App:
         view.set_last(self.moves[self.n - 1] if self.n else -1)
         self.update_status()
         self.say("Undone")
-        if self.n:
-            self.save()
-        else:
-            savegame.clear()    # all taken back: no game to offer at boot
+        self.save()
         gc.collect()
 
     def pause_menu(self):

@@ -77,7 +77,7 @@ def not_saved(e):
 
 
 def clear():
-    """The game is over or abandoned: nothing to resume."""
+    """The game is over, or new with no move and no tally: nothing to resume."""
     remove(TMP)
     remove(PATH)
 
