@@ -277,3 +277,24 @@ def test_a_firmware_fault_is_shown_and_the_game_restarts(tmp_path, capsys):
     # on the screen, where the player reads it (wrapped at the glass's width)
     assert " ".join(screens[2000][:2]) == note, screens[2000]
     assert len(runs) == 2 and "> Start" in screens[9000], screens[9000]
+
+
+@pytest.mark.parametrize("board", BOARDS, ids=lambda b: b.NAME)
+def test_a_key_down_at_power_on_is_named_and_works_once_let_go(board, flash,
+                                                               capsys):
+    # a stuck key is taken as the buttons' baseline and never reads as a
+    # press: the player is told which, by its name and pin in board.py
+    s = Script(start_ms=0)
+    s.at("press", "place")
+    s.wait(8000)                            # the note, shown 5 s or more
+    s.at("release", "place")
+    s.wait(300)
+    s.start_two_players()
+    s.place(7 * 15 + 7)
+    s.wait(300)
+    s.snap("stones", [stone_point(layout(board), i) for i in range(225)])
+    dev = run_device(board, s.end(), str(flash))
+    out = capsys.readouterr().out
+    assert "Key place (pin %s) is down at power-on: stuck or shorted? It " \
+        "works once let go" % (board.BUTTONS["place"],) in out, out
+    assert dev.snaps["stones"].count(bv.BLACK) == 1

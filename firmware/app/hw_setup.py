@@ -174,6 +174,12 @@ def build_app():
         lines(a, wrap(err, (lcd.width - 12) // a.fw), ALERT)
         while True:         # no retry mends a board file: shown until reset
             time.sleep_ms(1000)
+    for name in keys.names:
+        if keys.is_down(name):
+            # Buttons takes it as it is: a press counts once it is let go
+            notes.append("Key %s (pin %s) is down at power-on: stuck or "
+                         "shorted? It works once let go"
+                         % (name, board.BUTTONS[name]))
     gc.collect()
     c = controls.Controls(keys, tilt, key_labels())
     return app.App(lcd, c, lcd_base.FONT_W, lcd_base.FONT_H, radio, notes)
