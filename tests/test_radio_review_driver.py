@@ -1,7 +1,7 @@
 """Review tests: the NRF24L01 driver and model around a corrupt RX width;
 send_done() before any send; the heap the payload views take."""
 import upy
-from test_radio_driver import STUB_CHIP, fresh_pair, N
+from test_radio_driver import STUB_CHIP, fresh_pair, N, machine, sim_clock
 
 
 def test_after_a_corrupt_width_is_flushed_the_next_packet_is_received():
@@ -108,3 +108,47 @@ print(n, bytes(d.rx[:n]))
     out = upy.run("WIDTHS = %r\n" % (MATCH_WIDTHS,) + code, heapsize="96k",
                   shims=True).strip()
     assert out == "19 b'ABCDEFGHIJKLMNOPQRS'"
+
+
+# ---- receiving keeps the receiver listening ---------------------------------
+
+CE_B = 114              # b's CE pin in fresh_pair
+
+
+def test_reading_packets_keeps_ce_high_and_the_receiver_in_rx_mode():
+    """Clearing RX_DR is a STATUS write, which the datasheet allows in RX
+    mode: any() and recv() leave CE high. A CE drop would leave RX mode,
+    and the 130 us settling back in is a gap a packet falls into."""
+    _, ma, a, mb, b = fresh_pair(True, True)
+    b.start_listening()
+    edges = []
+    machine.watch_pin(CE_B, edges.append)
+    for payload in (b"one", b"two", b"three"):
+        assert a.send(payload) is True
+        while b.any():
+            assert b.recv() == len(payload)
+        assert bytes(b.rx[:len(payload)]) == payload
+        assert mb.mode == N.RX_MODE
+    assert edges == []
+    assert ma.violations == [] and mb.violations == []
+
+
+def test_a_packet_on_air_as_the_last_one_is_read_is_received_first_try():
+    """a's packet goes on air 130 us after its CE pulse; b reads the one
+    before in that time. With no retransmits (ARC 0) a receiver deaf for
+    a moment loses the packet for good."""
+    med, ma, a, mb, b = fresh_pair(True, True)
+    frames = []
+    med.listeners.append(lambda f: frames.append(f)
+                         if f.sender is ma else None)
+    a.set_retries(500, 0)
+    b.start_listening()
+    assert a.send(b"first") is True
+    a.send_start(b"second")
+    assert ma.mode == N.TX_MODE and len(frames) == 1    # not on air yet
+    assert b.recv() == 5
+    while (done := a.send_done()) is None:
+        sim_clock.advance_us(50)
+    assert done is True and len(frames) == 2
+    assert b.recv() == 6 and bytes(b.rx[:6]) == b"second"
+    assert ma.violations == [] and mb.violations == []
