@@ -764,6 +764,33 @@ def test_rx_pl_wid_is_the_width_of_the_fifo_head(air):
     assert b.xfer(N.R_RX_PL_WID, 0)[1] == 5
 
 
+@pytest.mark.parametrize("width", [0, 33, 255])
+def test_a_glitched_width_is_the_heads_until_it_is_read_or_flushed(air, width):
+    """glitch_width: a test's corrupt packet. R_RX_PL_WID answers the
+    glitch for the FIFO's head only (0 too: 0 was 'no glitch'); reading
+    that payload, or FLUSH_RX, ends it, and the next packet's width is
+    true. None takes the glitch back."""
+    _, a, b = air
+    b.setup(True, B, A)
+    a.setup(False, A, B)
+    send(a, b"ab")
+    send(a, b"abcde")
+    b.model.glitch_width(width)
+    assert b.xfer(N.R_RX_PL_WID, 0)[1] == width
+    b.xfer(N.R_RX_PAYLOAD, 0, 0)
+    assert b.xfer(N.R_RX_PL_WID, 0)[1] == 5
+    b.model.glitch_width(width)
+    b.xfer(N.FLUSH_RX)
+    assert b.xfer(N.R_RX_PL_WID, 0)[1] == 0            # empty RX FIFO
+    send(a, b"abc")
+    assert b.xfer(N.R_RX_PL_WID, 0)[1] == 3
+    b.model.glitch_width(width)
+    b.model.glitch_width(None)
+    assert b.xfer(N.R_RX_PL_WID, 0)[1] == 3
+    with pytest.raises(ValueError):
+        b.model.glitch_width(256)
+
+
 def test_w_tx_payload_noack_needs_en_dyn_ack(air):
     """FEATURE EN_DYN_ACK 'enables the W_TX_PAYLOAD_NOACK command'."""
     _, a, _ = air

@@ -234,7 +234,7 @@ class NRF24L01Model:
         self._cmd = None
         self._pos = 0
         self._data = bytearray()
-        self._wid_glitch = 0
+        self._wid_glitch = None     # see glitch_width
         self._ce_rise = 0
         self._irq_level = None
         self._drive_irq()
@@ -377,7 +377,7 @@ class NRF24L01Model:
                 self._tx_gen += 1
             elif b == FLUSH_RX:
                 self.rx_fifo = []
-                self._wid_glitch = 0    # the corrupt packet went with it
+                self._wid_glitch = None     # the corrupt packet went with it
             elif b == REUSE_TX_PL:
                 self.reuse = True
             return self._status()
@@ -396,7 +396,7 @@ class NRF24L01Model:
         if cmd == R_RX_PL_WID:
             if not self._features():
                 return 0        # deactivated: zeros on MISO
-            if self._wid_glitch:
+            if self._wid_glitch is not None and self.rx_fifo:
                 return self._wid_glitch
             return len(self.rx_fifo[0][1]) if self.rx_fifo else 0
         if cmd == R_RX_PAYLOAD:
@@ -426,7 +426,7 @@ class NRF24L01Model:
         elif cmd == R_RX_PAYLOAD:
             if self.rx_fifo and self._pos > 0:
                 self.rx_fifo.pop(0)
-                self._wid_glitch = 0
+                self._wid_glitch = None
         elif cmd in (W_TX_PAYLOAD, W_TX_PAYLOAD_NOACK):
             if cmd == W_TX_PAYLOAD_NOACK and not self._features():
                 return          # nRF24L01 before ACTIVATE: not a command
@@ -454,9 +454,11 @@ class NRF24L01Model:
         self.activated = not self.activated
 
     def glitch_width(self, w):
-        """Make R_RX_PL_WID answer `w` (> 32: the datasheet's corrupt case)
-        for the packet at the head of the RX FIFO, until it is read or
-        flushed."""
+        """Make R_RX_PL_WID answer `w` (0..255; > 32 is the datasheet's
+        corrupt case, 0 a width no data packet has) for the packet at the
+        head of the RX FIFO, until it is read or flushed; None: no glitch."""
+        if w is not None and not 0 <= w <= 255:
+            raise ValueError("R_RX_PL_WID is one byte: 0..255 or None")
         self._wid_glitch = w
 
     # ---- IRQ --------------------------------------------------------------
