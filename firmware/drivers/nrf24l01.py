@@ -370,8 +370,9 @@ class NRF24L01:
     def recv(self):
         """Take the oldest payload into self.rx; return its length.
 
-        A width over 32 is corrupt (datasheet): the RX FIFO is flushed and 0
-        returned. Call only when any() is True.
+        A width over 32 is corrupt (datasheet), and so is 0 (a data packet
+        has 1..32 bytes; read as none, it would stay the FIFO's head): the
+        RX FIFO is flushed and 0 returned. Call only when any() is True.
         """
         # R_RX_PL_WID is a command, but the same transfer as a register read
         n = self._reg_read(_R_RX_PL_WID)
