@@ -40,6 +40,32 @@ def test_from_board_makes_cs_and_rst_outputs_high_from_the_start():
     assert m.errors == []
 
 
+# ---- the backlight ---------------------------------------------------------------
+@pytest.mark.parametrize("rst", [True, False], ids=["rst", "swreset"])
+@pytest.mark.parametrize("chip", ["st7789", "ili9341"])
+def test_the_backlight_comes_on_once_the_cleared_screen_shows(chip, rst):
+    """The backlight pin (pulled low on the board until the driver drives
+    it) rises once, and only when the controller is out of reset and sleep,
+    DISPON is sent and the RAM's power-on noise is cleared: lit any sooner,
+    the player sees the blank panel flash or the noise."""
+    gw, gh = (240, 240) if chip == "st7789" else (240, 320)
+    m = dc.board(chip, gw, gh, 0, 0, 0, rst=dc.RST if rst else None)
+    assert any(m.ram)                               # noise at power-on
+    machine.Pin(dc.BL).init(machine.Pin.IN, pull=machine.Pin.PULL_DOWN)
+    seen = []
+
+    def edge(level):
+        noise = [(x, y) for y in range(0, m.height, 5)
+                 for x in range(0, m.width, 5) if m.pixel(x, y)]
+        seen.append((level, m.in_reset(), m.sleeping, m.display_on,
+                     noise[:3]))
+    machine.watch_pin(dc.BL, edge)
+    d = dc.driver(chip, gw, gh, 0, rst=rst)
+    assert seen == [(1, False, False, True, [])], seen
+    d.fill_rect(0, 0, 4, 4, RED)
+    assert m.lit() and m.pixel(0, 0) == RED and m.errors == []
+
+
 # ---- text -------------------------------------------------------------------
 @pytest.mark.parametrize("chip,rotation", [("st7789", 0), ("ili9341", 90)])
 def test_text_of_every_glyph_and_outside_the_font_matches_the_art(chip, rotation):
