@@ -80,10 +80,11 @@ def test_missing_gyro_names_chip_bus_pins_and_hex_address(board, tmp_path,
         g["chip"].upper(), g["i2c"], g["scl"], g["sda"], g["addr"]) in out
 
 
-def _run_recording_text(board, events, flash, **kw):
+def _run_recording_text(board, events, flash, calls=(), **kw):
     """run_device, and every text row of the screen as it reads after each
     string the firmware writes (lines redraw only the characters that
-    change: the rows are put together from the pieces)."""
+    change: the rows are put together from the pieces). calls: (ms, fn)
+    to run at those times on the device's clock."""
     from host_sim import device
     texts = []
     rows = {}
@@ -112,6 +113,9 @@ def _run_recording_text(board, events, flash, **kw):
         lcd_base.LCD.fill_rect = wipe
         fw.main()
     dev = device.Device(board, flash, **kw)
+    import sim_clock
+    for ms, fn in calls:
+        sim_clock.call_at(ms * 1000, fn)
     old = dev.run
     dev.run = lambda script: old(script, main=main)
     run_device(board, events, flash, dev=dev)
@@ -279,6 +283,36 @@ def test_a_firmware_fault_is_shown_and_the_game_restarts(tmp_path, capsys):
     assert len(runs) == 2 and "> Start" in screens[9000], screens[9000]
 
 
+def test_a_fault_at_boot_is_shown_and_the_boot_tried_again(tmp_path, capsys):
+    """A fault before the game exists (here in building the controls) was
+    a traceback on the console and a blank screen: it is shown as any
+    fault is, on the display alone, and the boot tried again."""
+    from host_sim import device
+    import sim_clock
+    from app_script import band
+    builds = []
+
+    def main():
+        fw = device._fresh_firmware()
+        import controls
+
+        def faulty(c, *a):
+            builds.append(1)
+            raise RuntimeError("no controls")
+        controls.Controls.__init__ = faulty
+        fw.main()
+    dev = device.Device(board_sim, str(tmp_path))
+    screens = []
+    sim_clock.call_at(2000 * 1000, lambda: screens.append(screen_text(
+        [dev.lcd.pixel(x, y) for x, y in band(0, 40)], 40)))
+    dev.run(until_ms=8000, main=main)
+    out = capsys.readouterr().out
+    assert "Traceback" in out and "gomoku: RuntimeError: no controls" in out
+    assert screens[0][:2] == ["Error (RuntimeError: no controls). The",
+                              "game restarts."], screens
+    assert len(builds) == 2
+
+
 @pytest.mark.parametrize("board", BOARDS, ids=lambda b: b.NAME)
 def test_a_key_down_at_power_on_is_named_and_works_once_let_go(board, flash,
                                                                capsys):
@@ -298,3 +332,86 @@ def test_a_key_down_at_power_on_is_named_and_works_once_let_go(board, flash,
     assert "Key place (pin %s) is down at power-on: stuck or shorted? It " \
         "works once let go" % (board.BUTTONS["place"],) in out, out
     assert dev.snaps["stones"].count(bv.BLACK) == 1
+
+
+# ---- a firmware file missing or broken on the flash (the unix port) -------
+
+SHOTS = """\
+import board
+import app_script
+import sim_clock
+rig = app_script.Rig(board)
+W = board.LCD["width"]
+
+
+def shot(label):
+    def fn():
+        for y in range(80):
+            print(label, repr("".join("%%04x" %% rig.lcd.pixel(x, y)
+                                      for x in range(W))))
+    return fn
+for ms in %r:
+    sim_clock.call_at(ms * 1000, shot("AT%%d" %% ms))
+print("RESULT", repr(rig.run([(%d, "end")])))
+"""
+
+
+def _boot_screens(flash, times, end_ms):
+    """Boot the flash on the unix port; -> (the text on the top 80 rows of
+    the screen at each of times (ms), the console)."""
+    import built_device
+    out = built_device.run_on_flash(flash, SHOTS % (times, end_ms))
+    assert built_device.lines_with(out, "RESULT") == ["end"]
+    screens = []
+    for ms in times:
+        rows = built_device.lines_with(out, "AT%d" % ms)
+        w = len(rows[0]) // 4
+        px = [int(r[k:k + 4], 16) for r in rows for k in range(0, 4 * w, 4)]
+        screens.append(" ".join(screen_text(px, len(rows), w)))
+    return screens, out
+
+
+@pytest.mark.parametrize("board, module, empty", [
+    ("pico_lcd13", "app", False),           # the boot's, the display up
+    ("pico_lcd13", "textline", False),      # one app's imports need
+    ("pico_lcd13", "notes", False),         # what a note is drawn with
+    ("esp32_ili9341", "controls", False),
+    ("pico_lcd13", "app", True),            # a copy cut off at its start
+])
+def test_a_firmware_file_missing_at_boot_is_named_on_the_screen(
+        tmp_path, built, board, module, empty):
+    """A core module deleted from the flash (or left empty by a copy cut
+    short): the screen names the file and what to do, and keeps it there
+    (no restart brings the file back); the console has the traceback.
+    It was a black screen, the traceback on the console only."""
+    import built_device
+    flash = tmp_path / "flash"
+    built_device.flash_from_build(built[board][0] / board, flash)
+    f = flash / "lib" / (module + ".mpy")
+    if empty:
+        f.write_bytes(b"")
+        said = "ValueError: incompatible .mpy file: "
+    else:
+        f.unlink()
+        said = "Missing file %s.mpy: " % module
+    said += "copy the firmware to the device again"
+    screens, out = _boot_screens(flash, (3000, 12000), 12500)
+    assert screens == [said, said], screens
+    assert out.count("Traceback") == 1, out
+    assert (".mpy file" if empty else "no module named '%s'" % module) in out
+    assert said in out
+
+
+def test_a_firmware_file_missing_in_play_is_named_and_the_game_restarts(
+        tmp_path, built):
+    """The menu's module, loaded only when the menu opens, missing: a note
+    names it; after it the game starts again (a save would resume)."""
+    import built_device
+    flash = tmp_path / "flash"
+    built_device.flash_from_build(built["pico_lcd13"][0] / "pico_lcd13",
+                                  flash)
+    (flash / "lib" / "menu.mpy").unlink()
+    screens, out = _boot_screens(flash, (3000, ), 12000)
+    assert screens[0] == "Missing file menu.mpy: copy the firmware to the " \
+        "device again A: continue", screens
+    assert out.count("no module named 'menu'") >= 2    # it started again

@@ -1,8 +1,9 @@
 """Build the drivers `board` describes; name a chip that does not answer,
-and a board file the game cannot be played with.
+a board file the game cannot be played with, and a firmware file missing.
 
-Used at boot by main.py (and again for the radio when a wireless game
-starts), then unloaded: its code does not stay in the heap.
+Used at boot by main.py (again for the radio when a wireless game starts,
+and by main.py for a fault with no app or a file missing), then unloaded:
+its code does not stay in the heap.
 """
 import gc
 import sys
@@ -183,3 +184,37 @@ def build_app():
     gc.collect()
     c = controls.Controls(keys, tilt, key_labels())
     return app.App(lcd, c, lcd_base.FONT_W, lcd_base.FONT_H, radio, notes)
+
+
+def fault(a, msg):
+    """main.py's note of a fault (msg: "type: text") where no app shows it,
+    or a firmware file is missing or broken (a copy cut short): the file
+    named. With no app, or no notes to draw it with, on the display alone;
+    a file missing, until a reset (no restart brings it back)."""
+    lost = "named '" in msg or ".mpy" in msg
+    if "named '" in msg:                # no module named 'app'
+        msg = "Missing file %s.mpy" % msg.split("'")[1]
+    msg = ("%s: copy the firmware to the device again" if lost
+           else "Error (%s). The game restarts.") % msg
+    if a is not None:
+        try:
+            import notes
+            return notes.show(a, msg)
+        except ImportError:
+            pass
+    print(msg)
+    import lcd_base
+    lcd = build_lcd()[0]
+    lcd.fill(0)
+    n = (lcd.width - 12) // lcd_base.FONT_W
+    y = 8
+    while msg:          # at spaces, as notes.wrap; in board_view.ALERT
+        k = n if len(msg) <= n else msg.rfind(" ", 0, n + 1)
+        if k < 1:
+            k = n
+        lcd.text(msg[:k], 6, y, 0xFACB, 0)
+        msg = msg[k:].lstrip()
+        y += 12
+    while lost:
+        time.sleep_ms(1000)
+    time.sleep_ms(5000)
