@@ -28,7 +28,7 @@ def main():
               "device as board.py")
         time.sleep_ms(5000)
     boot = set(sys.modules)
-    a = None
+    a = tilt = None
     while True:
         try:
             import hw_setup
@@ -39,6 +39,7 @@ def main():
             if a is None:
                 time.sleep_ms(5000)     # try the display again
                 continue
+            tilt = a.controls.tilt
             a.run()
         except Exception as e:      # not KeyboardInterrupt: Ctrl-C reaches the REPL
             # a firmware fault, or a file missing: say so, then start again
@@ -47,15 +48,18 @@ def main():
             msg = "%s: %s" % (type(e).__name__, e)
             e = None                # the exception, and its frames, freed
             print("gomoku:", msg)
-            try:
-                show_note(a, msg)
-            except Exception:
-                time.sleep_ms(2000)
+            # a gyro that stopped answering (controls drops it) is named
+            # by the boot, with its pins, as the restart finds it missing
+            if a is None or not tilt or a.controls.tilt:
+                try:
+                    show_note(a, msg)
+                except Exception:
+                    time.sleep_ms(2000)
             if _UNLOAD:
                 for name in list(sys.modules):
                     if name not in boot:
                         del sys.modules[name]
-        a = None
+        a = tilt = None
         gc.collect()
 
 

@@ -170,6 +170,54 @@ def test_esp32_without_gyro_steers_with_its_three_keys(flash, capsys):
         assert letter + ":" not in shown.split()
 
 
+@pytest.mark.parametrize("board", BOARDS, ids=lambda b: b.NAME)
+def test_a_gyro_lost_mid_game_is_named_first_and_the_game_goes_on(board,
+                                                                 flash,
+                                                                 capsys):
+    """The gyro drops off the bus in a game: the player's first word of it
+    is the boot's clear note (chip, bus, pins, how to steer now), not
+    "Error (OSError: 19)"; the game resumes from its save, steered by the
+    joystick, or by the keys on a board without one."""
+    import machine
+    view = layout(board)
+    s = Script(start_ms=900 if board is board_esp32_ili9341 else 600)
+    s.start_two_players()
+    s.place(7 * 15 + 6, how="tilt")
+    s.wait(300)
+    off = s.t
+    s.wait(2000)
+    s.tap("place")                  # the note read
+    s.wait(300)
+    s.tap("place")                  # "Saved game found": resume
+    s.wait(400)
+    if "up" in board.BUTTONS:
+        s.tap("right")              # white, by the joystick
+    else:
+        s.tap("place")              # a tap steps right; held, the stone
+    s.wait(200)
+    s.tap("place", 700 if board is board_esp32_ili9341 else 80)
+    s.wait(400)
+    s.snap("stones", [stone_point(view, i) for i in range(225)])
+    g = board.GYRO
+
+    def unplug():                   # the module off its wires: NACKs
+        del machine._i2c_devices[g["i2c"]][g["addr"]]
+    dev, texts = _run_recording_text(board, s.end(), str(flash),
+                                     calls=[(off, unplug)])
+    out = capsys.readouterr().out
+    note = "Gyro %s not found (I2C%d scl=%d sda=%d addr=0x%02x)" % (
+        g["chip"].upper(), g["i2c"], g["scl"], g["sda"], g["addr"])
+    assert note in out
+    # the console keeps the fault, for a bug report
+    assert "Traceback" in out and "gomoku: OSError" in out
+    assert not [t for t in texts if "Error" in t], texts
+    assert [t for t in texts if t.startswith("Gyro %s not found"
+                                             % g["chip"].upper())]
+    stones = dev.snaps["stones"]
+    assert stones[7 * 15 + 6] == bv.BLACK and stones[7 * 15 + 7] == bv.WHITE
+    assert stones.count(bv.BLACK) == 1 and stones.count(bv.WHITE) == 1
+
+
 def test_occupied_point_is_refused_in_the_players_words(flash):
     """Placing on a stone says so without the engine's (x, y) numbers,
     which the board does not show; the board is unchanged."""
@@ -281,6 +329,32 @@ def test_a_firmware_fault_is_shown_and_the_game_restarts(tmp_path, capsys):
     # on the screen, where the player reads it (wrapped at the glass's width)
     assert " ".join(screens[2000][:2]) == note, screens[2000]
     assert len(runs) == 2 and "> Start" in screens[9000], screens[9000]
+
+
+def test_an_os_error_without_a_gyro_since_boot_is_shown(tmp_path, capsys):
+    """Only a gyro lost in play is left to the boot's note: on a device
+    that had none from power-on, an OSError out of the game (a radio wire
+    come off, say) is shown as any fault is."""
+    from host_sim import device
+    import sim_clock
+    from app_script import band
+
+    def main():
+        fw = device._fresh_firmware()
+        import app
+
+        def faulty(a):
+            raise OSError(5)
+        app.App.run = faulty
+        fw.main()
+    dev = device.Device(board_sim, str(tmp_path), gyro=False)
+    screens = []
+    sim_clock.call_at(2000 * 1000, lambda: screens.append(screen_text(
+        [dev.lcd.pixel(x, y) for x, y in band(0, 240)], 240)))
+    dev.run(until_ms=2500, main=main)
+    assert "gomoku: OSError: 5" in capsys.readouterr().out
+    assert screens[0][:1] == ["Error (OSError: 5). The game restarts."], \
+        screens
 
 
 def test_a_fault_at_boot_is_shown_and_the_boot_tried_again(tmp_path, capsys):

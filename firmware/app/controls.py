@@ -88,7 +88,11 @@ class Controls:
                 self._rep_due = time.ticks_add(now, _REPEAT_MS)
                 return ev
         if self.tilt is not None:
-            return self.tilt.poll(now)
+            try:
+                return self.tilt.poll(now)
+            except OSError:
+                self.tilt = None    # off the bus: main.py restarts, and
+                raise               # the boot names it, with its pins
         return 0
 
     def _steer(self, name, now):
