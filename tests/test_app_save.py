@@ -15,7 +15,8 @@ import gomoku  # noqa: E402
 import savegame  # noqa: E402
 import saveread  # noqa: E402
 import settings  # noqa: E402
-from app_script import Rig, Script, layout, plan_lost_game, stone_point  # noqa: E402
+from app_script import (Rig, Script, band, layout, plan_lost_game,  # noqa: E402
+                        screen_text, stone_point)
 
 VIEW = layout(board_sim)
 
@@ -177,6 +178,67 @@ def test_write_replaces_atomically(flash, monkeypatch):
                        (savegame.TMP, savegame.PATH, bytes([112, 113]), first)]
     assert sorted(os.listdir(flash)) == [savegame.PATH]
     assert saveread.load()[0].moves == bytes([112, 113])
+
+
+def _two_moves_with_a_folder(flash, name, files):
+    """Power on with a folder `name` on the flash (files in it, or empty),
+    a note's time, then a two-player game's first two moves. -> (the rig,
+    the text of the top of the screen at boot, of the message line after
+    each move)."""
+    (flash / name).mkdir()
+    if files:
+        (flash / name / "mine.txt").write_text("the owner's")
+    msg = VIEW.message
+    s = Script(start_ms=700)
+    s.snap("boot", band(0, 40))
+    if files:
+        s.tap("place")          # the note read
+        s.wait(300)
+    s.start_two_players()
+    for i in (7 * 15 + 7, 7 * 15 + 8):
+        s.place(i)
+        s.wait(200)
+        s.snap("msg%d" % i, band(msg.y, msg.h))
+    s.snap("board", [stone_point(VIEW, i) for i in range(225)])
+    rig = Rig(board_sim)
+    assert rig.run(s.end()) == "end"
+    assert screen_stones(rig, "board").count(1) == 1
+    assert screen_stones(rig, "board").count(2) == 1
+    return (rig, " ".join(screen_text(rig.snaps["boot"], 40)),
+            [screen_text(rig.snaps["msg%d" % i], msg.h)
+             for i in (7 * 15 + 7, 7 * 15 + 8)])
+
+
+@pytest.mark.parametrize("name", [savegame.TMP, savegame.PATH,
+                                  settings._TMP])
+def test_an_empty_folder_of_a_save_files_name_goes_at_boot(flash, name):
+    """A folder of the temp file's or a save's name (made by hand, say with
+    mpremote mkdir) failed every save: "Not saved: flash error 21". An
+    empty one holds nothing of the player's: the boot removes it, and the
+    game and the menu's choices are saved."""
+    rig, boot, lines = _two_moves_with_a_folder(flash, name, False)
+    assert "folder" not in boot
+    for shown in lines:
+        assert shown and "Not saved" not in shown[0]
+    assert saveread.load()[0].moves == bytes([7 * 15 + 7, 7 * 15 + 8])
+    st = settings.Settings()
+    assert st.load() and st.values[settings.MODE] == settings.MODE_LOCAL
+    assert not (flash / savegame.TMP).is_dir()
+    assert not (flash / settings._TMP).exists()
+
+
+@pytest.mark.parametrize("name", [savegame.TMP, savegame.PATH])
+def test_a_folder_with_files_of_a_save_files_name_is_named(flash, capsys,
+                                                           name):
+    """A folder with files in it is the player's: kept, named at boot with
+    what to do, and each move's line says why it was not saved (one line:
+    38 characters on the 240-px screen), not "flash error 21"."""
+    rig, boot, lines = _two_moves_with_a_folder(flash, name, True)
+    note = "%s is a folder: nothing is saved until it is deleted" % name
+    assert note in capsys.readouterr().out
+    assert boot.startswith(note), boot
+    assert lines == [["Not saved: a folder is in the way"]] * 2
+    assert (flash / name / "mine.txt").read_text() == "the owner's"
 
 
 def test_settings_survive_and_damage_gives_defaults(flash):

@@ -1,11 +1,13 @@
 """Build the drivers `board` describes; name a chip that does not answer,
-a board file the game cannot be played with, and a firmware file missing.
+a board file the game cannot be played with, a folder in a save's way,
+and a firmware file missing.
 
 Used at boot by main.py (again for the radio when a wireless game starts,
 and by main.py for a fault with no app or a file missing), then unloaded:
 its code does not stay in the heap.
 """
 import gc
+import os
 import sys
 import time
 import board
@@ -148,6 +150,18 @@ def check_radio(notes):
         gc.collect()
 
 
+def check_flash(notes):
+    """A folder of a save file's name (gomoku.*: made by hand) fails every
+    save: an empty one goes; one with files in it is named."""
+    for name in os.listdir():
+        if name.startswith("gomoku.") and os.stat(name)[0] & 0x4000:  # S_IFDIR
+            try:
+                os.rmdir(name)
+            except OSError:
+                notes.append("%s is a folder: nothing is saved until it is "
+                             "deleted" % name)
+
+
 def build_app():
     """The app with every chip that answers, or None without a display.
     Keys the game needs that the board file leaves out (or gives pins the
@@ -157,6 +171,7 @@ def build_app():
         print(err)
         return None
     notes = []
+    check_flash(notes)
     import controls
     import app
     tilt = build_tilt(notes)

@@ -24,6 +24,7 @@ MATCH = "gomoku.mat"    # a wireless match's snapshot (wireless.py)
 MATCH_TMP = "gomoku.mtt"
 MATCH_BAD = "gomoku.mbd"    # a damaged MATCH, apart from a damaged game
 _ENOSPC = const(28)         # a full flash (not every port's errno module names it)
+_EISDIR = const(21)         # a folder of the file's name
 HEAD = const(10)            # magic 4, version, rule, mode, level, human, n
 MAX = const(HEAD + 225 + 4)
 
@@ -72,6 +73,8 @@ def replace(tmp, path, data):
 
 def not_saved(e):
     """A failed write's OSError in the player's words, not "[Errno 28] ENOSPC"."""
+    if e.errno == _EISDIR:      # named at boot (hw_setup)
+        return "Not saved: a folder is in the way"
     return ("Not saved: flash full" if e.errno == _ENOSPC
             else "Not saved: flash error %s" % (e.errno,))
 
