@@ -31,30 +31,6 @@ def test_unix_port():
 
 # -- tilt.Tilt on the boards' axes (make and run are test_app_tilt's) ----------
 
-@pytest.mark.parametrize("chip", sorted(GYROS))
-def test_a_missed_bias_on_the_forward_axis_is_taken_in_with_its_sign(chip):
-    """The drift rule on the forward axis, which the L3G4200D boards read
-    from chip x turned round (sign -1): the device turned forward slowly
-    through calibration, then held still. The bias taken in is the chip's
-    own; taken in with the wrong sign it doubled, and the cursor ran on."""
-    bias = (3000, -4000, 1500)
-    src, t = make(chip, bias)
-    assert t._signs[1] == GYROS[chip][2][1]
-    src.set_tilt(0, 4)
-    t.calibrate()
-    src.hold_still()
-    evs = run(t, 20000)
-    start = evs[0][0] if evs else 0
-    assert all(when - start < 3000 for when, _ in evs), evs
-    assert all(abs(a - b) <= 300 for a, b in zip(t.bias, bias)), t.bias
-    src.set_tilt(0, 60)
-    evs = run(t, 250)
-    src.set_tilt(0, -60)
-    evs += run(t, 250)
-    src.hold_still()
-    assert [e for _, e in evs + run(t, 3000)] == [tilt.UP]
-
-
 def sweep(src, t, moves):
     """Each (right dps, ms) in turn, polled every 20 ms -> events, angles."""
     evs = []

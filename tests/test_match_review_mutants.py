@@ -13,6 +13,7 @@ from crc16 import crc16
 from match_players import step
 from test_match_fuzz import (FeedRadio, deliver, finished_pair, hist, packet,
                              setup_pair)
+from test_match_review_protocol import _AddrRadio
 
 
 def _pair(rule, host_colour, seed=31):
@@ -218,22 +219,6 @@ def test_a_host_restored_before_its_joiner_heard_it_offers_to_that_joiner():
     _drain(r, now)
     assert not [p for p in radio.sent if p[1] == L.OFFER]
     assert 2 not in radio.pipes and radio.pipes[1] == L.host_address(r.session)
-
-
-class _AddrRadio(FeedRadio):
-    """A FeedRadio that keeps the address each packet was sent to."""
-
-    def __init__(self):
-        super().__init__()
-        self.to = []
-        self.dest = None
-
-    def open_tx_pipe(self, a):
-        self.dest = bytes(a)
-
-    def send(self, buf, n=-1):
-        self.to.append(self.dest)
-        return super().send(buf, n)
 
 
 def test_a_joiner_sends_its_join_to_the_hosts_session_address():
