@@ -13,7 +13,7 @@ from crc16 import crc16
 from match_players import step
 from test_match_fuzz import (FeedRadio, deliver, finished_pair, hist, packet,
                              setup_pair)
-from test_match_review_protocol import _AddrRadio
+from test_match_review_protocol import _AddrRadio, _next_status
 
 
 def _pair(rule, host_colour, seed=31):
@@ -35,18 +35,6 @@ def _pair(rule, host_colour, seed=31):
 def _sealed(body):
     c = crc16(body, len(body))
     return bytes(body) + bytes((c >> 8, c & 0xFF))
-
-
-def _next_status(m):
-    """Poll m (on a FeedRadio) until it sends a STATUS; -> that packet."""
-    t = m._t
-    n = len(m.link.radio.sent)
-    while True:
-        t += 10
-        m.poll(t)
-        for p in m.link.radio.sent[n:]:
-            if p[1] == L.STATUS:
-                return p
 
 
 def _drain(m, now):
@@ -306,10 +294,10 @@ def test_only_a_restored_device_says_it_is_resyncing():
     step, both would answer each other's every STATUS."""
     _, b, feed, _ = setup_pair()
     assert b.state == M.PAIRED
-    assert _next_status(b)[13] & M._S_RESYNC == 0
+    assert _next_status(b, b._t)[13] & M._S_RESYNC == 0
     r = M.Match.restore(FeedRadio(), b.snapshot(), seed=3, now_ms=b._t)
     assert r.state == M.RESYNCING
-    assert _next_status(r)[13] & M._S_RESYNC
+    assert _next_status(r, r._t)[13] & M._S_RESYNC
 
 
 def test_packets_asking_for_an_answer_together_get_one():

@@ -35,9 +35,11 @@ def _seq(p):
     return (p[8] << 8) | p[9]
 
 
-def _next_status(m):
-    """Poll m (on a FeedRadio) until it sends a STATUS; -> that packet."""
-    t = time.ticks_ms()
+def _next_status(m, t=None):
+    """Poll m (on a FeedRadio) from t (now) until it sends a STATUS;
+    -> that packet."""
+    if t is None:
+        t = time.ticks_ms()
     n = len(m.link.radio.sent)
     while True:
         t += 10
