@@ -763,3 +763,24 @@ def test_deploy_refuses_a_micropython_that_cannot_load_the_build(tmp_path, built
                        .read_text(), re.M).group(1)
     assert "flash MicroPython %s (docs/HARDWARE.md)" % pinned in out, out[-2000:]
     assert not (flash / "main.py").exists() and not (flash / "lib").exists()
+
+
+def test_a_deploy_stopped_mid_copy_leaves_a_board_that_starts_at_the_repl(
+        tmp_path, built):
+    """A copy that fails (here /lib/gomoku.mpy is a folder on the board)
+    stops the deploy before main.py is written: the old main.py is gone, so
+    the board does not boot into a half-copied build, and the message says
+    it starts at the REPL until a deploy completes."""
+    root = tmp_path / "build"
+    shutil.copytree(built["pico_lcd13"][0] / "pico_lcd13", root / "pico_lcd13")
+    for p in (root / "pico_lcd13" / "lib").glob("*.mpy"):
+        if p.stem not in ("board", "gomoku"):
+            p.unlink()
+    flash = tmp_path / "flash"
+    (flash / "lib" / "gomoku.mpy").mkdir(parents=True)
+    (flash / "lib" / "gomoku.mpy" / "x").write_text("in the way\n")
+    (flash / "main.py").write_text("import app\n")
+    proc = _deploy_over_serial(flash, root, "pico_lcd13", "--skip-platform-check")
+    assert proc.returncode != 0, proc.stdout[-2000:]
+    assert not (flash / "main.py").exists()
+    assert "starting at the REPL until one completes" in proc.stderr, proc.stderr

@@ -182,7 +182,8 @@ def test_deploy_refuses_native_code_of_another_sub_version(tmp_path, built):
 
 def test_deploy_session_checks_then_copies_lib_and_main_then_resets(built, capsys):
     """The order of deploy.py's docstring: exec (check and clean), every
-    .mpy of the build into :lib/, main.py to :main.py, reset."""
+    .mpy of the build into :lib/, exec (check the copies), main.py to
+    :main.py, reset."""
     root = built["esp32_ili9341"][0]
     assert deploy.main(["--board", "esp32_ili9341", "--build", str(root),
                         "--port", "/dev/ttyUSB0", "--dry-run"]) == 0
@@ -196,11 +197,11 @@ def test_deploy_session_checks_then_copies_lib_and_main_then_resets(built, capsy
         else:
             step.append(word)
     out = root / "esp32_ili9341"
-    assert [s[0] for s in steps] == ["exec", "fs", "fs", "reset"]
+    assert [s[0] for s in steps] == ["exec", "fs", "exec", "fs", "reset"]
     mpys = sorted(str(p) for p in (out / "lib").glob("*.mpy"))
     assert steps[1] == ["fs", "cp"] + mpys + [":lib/"]
-    assert steps[2] == ["fs", "cp", str(out / "main.py"), ":main.py"]
-    assert steps[3] == ["reset"]
+    assert steps[3] == ["fs", "cp", str(out / "main.py"), ":main.py"]
+    assert steps[4] == ["reset"]
 
 
 def _prepare_on(flash, code, platform="rp2", mpy=MPY_VERSION):
@@ -215,7 +216,8 @@ def _prepare_on(flash, code, platform="rp2", mpy=MPY_VERSION):
                 platform=platform, implementation=types.SimpleNamespace(
                     _mpy=mpy, version=(1, 29, 0))),
             "os": types.SimpleNamespace(mkdir=lambda p: os.mkdir(on_flash(p)),
-                                        remove=lambda p: os.remove(on_flash(p)))}
+                                        remove=lambda p: os.remove(on_flash(p)),
+                                        stat=lambda p: tuple(os.stat(on_flash(p))))}
     importer = builtins.__import__
     exec(code, {"__builtins__": dict(
         vars(builtins),
@@ -257,9 +259,8 @@ def test_deploy_clears_stale_copies_and_old_modules_and_nothing_else(tmp_path, b
     (flash / "lib").mkdir(parents=True)
     stale = ["lib/gomoku.py", "ai.py", "app.mpy", "lib/renamed.mpy",
              "lib/deepsearch.mpy", "lib/vct.mpy"]
-    kept = ["lib/ai.mpy", "lib/theirs.mpy", "lib/theirs.py", "saves.json",
-            "main.py"]
-    for name in stale + kept:
+    kept = ["lib/ai.mpy", "lib/theirs.mpy", "lib/theirs.py", "saves.json"]
+    for name in stale + kept + ["main.py"]:
         (flash / name).write_bytes(b"M\x06\x00\x1f")
     (flash / "lib" / "gomoku_modules.txt").write_text("gomoku\nai\nrenamed\n")
     printed = _prepare_on(flash, code)
@@ -269,6 +270,36 @@ def test_deploy_clears_stale_copies_and_old_modules_and_nothing_else(tmp_path, b
          else "removed stale ") + "/" + p for p in stale)
     record = (flash / "lib" / "gomoku_modules.txt").read_text().split()
     assert "renamed" not in record and sorted(record) == sorted(_sources("pico_lcd13"))
+
+
+def test_deploy_removes_main_py_until_the_copies_are_checked(tmp_path, built):
+    """The old main.py goes with the first step and the new one is written
+    only after every .mpy on the board has the build's size: a deploy
+    stopped between (a cable pulled mid-copy) leaves a board that starts at
+    the REPL, not one that imports a .mpy cut short (which can hang)."""
+    root = built["pico_lcd13"][0]
+    cmd = deploy.deploy_command("pico_lcd13", "auto", root)
+    prepare, verify = cmd[4], cmd[cmd.index("exec", 5) + 1]
+    lib = root / "pico_lcd13" / "lib"
+    flash = tmp_path / "flash"
+    (flash / "lib").mkdir(parents=True)
+    (flash / "main.py").write_text("import app\n")
+    _prepare_on(flash, prepare)
+    assert not (flash / "main.py").exists()
+    with pytest.raises(RuntimeError, match=r"^deploy stopped: the copy did not "
+                       r"complete: /lib/\w+\.mpy is missing, .* the board starts "
+                       r"at the REPL"):
+        _prepare_on(flash, verify)
+    for p in lib.glob("*.mpy"):
+        (flash / "lib" / p.name).write_bytes(p.read_bytes())
+    assert _prepare_on(flash, verify) == []
+    cut = flash / "lib" / "app.mpy"
+    whole = cut.stat().st_size
+    cut.write_bytes((lib / "app.mpy").read_bytes()[:100])
+    with pytest.raises(RuntimeError) as e:
+        _prepare_on(flash, verify)
+    assert ": /lib/app.mpy is 100 of %d bytes. main.py is not written" % whole \
+        in str(e.value)
 
 
 def test_deploy_refused_by_the_board_changes_nothing(tmp_path, built):

@@ -17,12 +17,18 @@ mpremote session:
      root, which comes first on sys.path), and delete /lib/<mod>.mpy of our
      modules this build no longer has (those the last deploy listed in
      /lib/gomoku_modules.txt, and the firmware's modules the build leaves
-     out: level 3's, which earlier builds shipped); save files and anything
+     out: level 3's, which earlier builds shipped), and /main.py, so that
+     until step 4 the board boots to the REPL; save files and anything
      else on the flash are left alone;
   2. fs cp build/<board>/lib/*.mpy :lib/  (mpremote skips files whose hash
      already matches);
-  3. fs cp build/<board>/main.py :main.py;
-  4. reset (a hard reset: the board boots into main.py).
+  3. exec: check that every .mpy on the board has the build's size, else
+     stop: a .mpy cut short (a copy interrupted, a cable pulled) can hang
+     the import that reads it, and main.py would run it at every boot;
+  4. fs cp build/<board>/main.py :main.py;
+  5. reset (a hard reset: the board boots into main.py).
+A deploy stopped anywhere after step 1 leaves a board that starts at the
+REPL, where the next deploy reaches it.
 --port takes what `mpremote connect` takes: a device path, "auto", or a
 shortcut such as a0 (/dev/ttyACM0) or u0 (/dev/ttyUSB0).
 """
@@ -91,6 +97,28 @@ for _m in _X:
             pass
 with open(%(record)r, "w") as _f:
     _f.write("\\n".join(_M) + "\\n")
+try:
+    os.remove("/main.py")
+except OSError:
+    pass
+"""
+
+# Runs on the board after the copy: every .mpy as long as the build's.
+_VERIFY = """\
+import os
+_S = %(sizes)r
+_B = []
+for _m in _S:
+    try:
+        _n = os.stat("/lib/" + _m)[6]
+    except OSError:
+        _n = -1
+    if _n != _S[_m]:
+        _B.append("/lib/%%s is %%s" %% (_m, "missing" if _n < 0 else "%%d of %%d bytes" %% (_n, _S[_m])))
+if _B:
+    raise RuntimeError("deploy stopped: the copy did not complete: " + ", ".join(_B) +
+                       ". main.py is not written, so the board starts at the REPL: "
+                       "run the deploy again")
 """
 
 
@@ -206,6 +234,8 @@ def deploy_command(board, port, build_root=BUILD, soft_reset=True,
     cmd = [mpremote(), "connect", port] + ([] if soft_reset else ["resume"]) + [
            "exec", code,
            "+", "fs", "cp"] + [str(p) for p in mpys] + [":lib/",
+           "+", "exec", _VERIFY % {"sizes": {p.name: p.stat().st_size
+                                            for p in mpys}},
            "+", "fs", "cp", str(main), ":main.py",
            "+", "reset"]
     return cmd
@@ -246,7 +276,9 @@ def main(argv=None):
     if rc:
         print("deploy: mpremote exited %d: see its output above (\"deploy "
               "refused\" says what to change; otherwise: %s, running "
-              "MicroPython, and no other program holding the port?)"
+              "MicroPython, and no other program holding the port?). A deploy "
+              "stopped after the board's checks leaves it starting at the REPL "
+              "until one completes"
               % (rc, where_to_look(args.port)), file=sys.stderr)
     return rc
 
