@@ -27,6 +27,7 @@ _REPEAT_FIRST = const(400)
 _REPEAT_MS = const(110)
 LONG_MS = const(500)
 POLL_MS = const(20)
+_TILT_MISSES = const(5)     # failed gyro reads in a row: off the bus
 
 
 class Controls:
@@ -43,6 +44,7 @@ class Controls:
         self._held = None           # key steering: the key held, and since
         self._held_at = 0
         self._polled = 0            # ticks_ms of the last poll
+        self._misses = 0            # failed tilt reads since the last good one
 
     def keys(self, text):
         """text with its key letters (A:, B:, X:, Y:) named for this board."""
@@ -89,10 +91,15 @@ class Controls:
                 return ev
         if self.tilt is not None:
             try:
-                return self.tilt.poll(now)
+                ev = self.tilt.poll(now)
             except OSError:
+                self._misses += 1
+                if self._misses < _TILT_MISSES:
+                    return 0        # a glitch on the bus: read again next poll
                 self.tilt = None    # off the bus: main.py restarts, and
                 raise               # the boot names it, with its pins
+            self._misses = 0
+            return ev
         return 0
 
     def _steer(self, name, now):
