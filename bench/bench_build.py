@@ -112,7 +112,7 @@ def measure(flash, heap_kb=1024, room_kb=None):
 
 
 def smallest_heap(flash):
-    """The smallest heap (4 KB steps) that boots and plays the first move:
+    """The smallest heap (1 KB steps) that boots and plays the first move:
     what is left free once the chip models are built, plus the pool entries
     of the names the firmware interns. Built in the smallest heap they fit,
     the models would be what runs out (compiling their sources takes far
@@ -126,7 +126,7 @@ def smallest_heap(flash):
     if top is None:
         raise SystemExit("the firmware in %s does not boot in %d KB of heap"
                          % (flash, hi))
-    while hi - lo > 4:
+    while hi - lo > 1:
         mid = (lo + hi) // 2
         if measure(flash, room_kb=mid) is None:
             lo = mid
