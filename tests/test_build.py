@@ -702,17 +702,24 @@ def _deploy_over_serial(flash, root, board, *extra):
     return proc
 
 
-def test_deploy_removes_our_modules_the_build_no_longer_has(tmp_path, built):
-    """A module an earlier deploy put in /lib and the build has since left
-    out (deepsearch and vct before devices stopped shipping level 3, or a
-    module renamed) is removed; nothing else in /lib is. Two of the build's
-    modules are enough to show it, and copy in a few seconds: mpremote takes
-    some 35 s to copy the whole build over this link (the test above does)."""
+def _two_module_build(tmp_path, built):
+    """A copy of the pico build with only board.mpy and gomoku.mpy: enough
+    for a deploy's steps, and copied in a few seconds (mpremote takes some
+    35 s to copy the whole build over this link)."""
     root = tmp_path / "build"
     shutil.copytree(built["pico_lcd13"][0] / "pico_lcd13", root / "pico_lcd13")
     for p in (root / "pico_lcd13" / "lib").glob("*.mpy"):
         if p.stem not in ("board", "gomoku"):
             p.unlink()
+    return root
+
+
+def test_deploy_removes_our_modules_the_build_no_longer_has(tmp_path, built):
+    """A module an earlier deploy put in /lib and the build has since left
+    out (deepsearch and vct before devices stopped shipping level 3, or a
+    module renamed) is removed; nothing else in /lib is. Two of the build's
+    modules are enough to show it."""
+    root = _two_module_build(tmp_path, built)
     flash = tmp_path / "flash"
     (flash / "lib").mkdir(parents=True)
     for name in ("deepsearch", "vct", "oldname", "theirs"):
@@ -771,11 +778,7 @@ def test_a_deploy_stopped_mid_copy_leaves_a_board_that_starts_at_the_repl(
     stops the deploy before main.py is written: the old main.py is gone, so
     the board does not boot into a half-copied build, and the message says
     it starts at the REPL until a deploy completes."""
-    root = tmp_path / "build"
-    shutil.copytree(built["pico_lcd13"][0] / "pico_lcd13", root / "pico_lcd13")
-    for p in (root / "pico_lcd13" / "lib").glob("*.mpy"):
-        if p.stem not in ("board", "gomoku"):
-            p.unlink()
+    root = _two_module_build(tmp_path, built)
     flash = tmp_path / "flash"
     (flash / "lib" / "gomoku.mpy").mkdir(parents=True)
     (flash / "lib" / "gomoku.mpy" / "x").write_text("in the way\n")
