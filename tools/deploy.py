@@ -112,10 +112,9 @@ for _m in _S:
     try:
         _n = os.stat("/lib/" + _m)[6]
     except OSError:
-        _n = -1
-    if _n < 0:
         _B.append("/lib/%%s is missing" %% _m)
-    elif _n != _S[_m]:
+        continue
+    if _n != _S[_m]:
         _B.append("/lib/%%s is %%d of %%d bytes" %% (_m, _n, _S[_m]))
 if _B:
     raise RuntimeError("deploy stopped: the copy did not complete: " + ", ".join(_B) +
