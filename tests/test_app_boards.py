@@ -170,6 +170,21 @@ def test_esp32_without_gyro_steers_with_its_three_keys(flash, capsys):
         assert letter + ":" not in shown.split()
 
 
+def _gyro_wires(board):
+    """-> unplug(), replug(): the board's gyro module off its wires (it
+    NACKs) and back, for `calls` at times on the device's clock."""
+    import machine
+    g = board.GYRO
+    held = []
+
+    def unplug():
+        held.append(machine._i2c_devices[g["i2c"]].pop(g["addr"]))
+
+    def replug():
+        machine._i2c_devices[g["i2c"]][g["addr"]] = held.pop()
+    return unplug, replug
+
+
 @pytest.mark.parametrize("board", BOARDS, ids=lambda b: b.NAME)
 def test_a_gyro_lost_mid_game_is_named_first_and_the_game_goes_on(board,
                                                                  flash,
@@ -178,7 +193,6 @@ def test_a_gyro_lost_mid_game_is_named_first_and_the_game_goes_on(board,
     is the boot's clear note (chip, bus, pins, how to steer now), not
     "Error (OSError: 19)"; the game resumes from its save, steered by the
     joystick, or by the keys on a board without one."""
-    import machine
     view = layout(board)
     s = Script(start_ms=900 if board is board_esp32_ili9341 else 600)
     s.start_two_players()
@@ -199,9 +213,7 @@ def test_a_gyro_lost_mid_game_is_named_first_and_the_game_goes_on(board,
     s.wait(400)
     s.snap("stones", [stone_point(view, i) for i in range(225)])
     g = board.GYRO
-
-    def unplug():                   # the module off its wires: NACKs
-        del machine._i2c_devices[g["i2c"]][g["addr"]]
+    unplug, _ = _gyro_wires(board)
     dev, texts = _run_recording_text(board, s.end(), str(flash),
                                      calls=[(off, unplug)])
     out = capsys.readouterr().out
@@ -225,19 +237,11 @@ def test_a_gyro_glitch_of_a_few_reads_neither_restarts_nor_stops_the_tilt(
     answers again, twice: the game goes on with no restart and no note
     (the glitches do not add up), and the tilt still moves the cursor; the
     stones placed by tilt after them land where the tilt put them."""
-    import machine
     view = layout(board)
     s = Script(start_ms=900 if board is board_esp32_ili9341 else 600)
     s.start_two_players()
     s.place(7 * 15 + 6, how="tilt")
-    g = board.GYRO
-    held = []
-
-    def unplug():
-        held.append(machine._i2c_devices[g["i2c"]].pop(g["addr"]))
-
-    def replug():
-        machine._i2c_devices[g["i2c"]][g["addr"]] = held.pop()
+    unplug, replug = _gyro_wires(board)
     calls = []
     for _ in range(2):
         s.wait(300)
