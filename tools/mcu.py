@@ -919,6 +919,22 @@ def play_game(level=1, rule=0, seed=1, strip=True, mb=None, engine=ENGINE, balla
             mb.close()
 
 
+def last_passing(fails, hi, step):
+    """The largest hold, a multiple of `step` below `hi`, under which
+    fails(hold) is false, found by bisection (a larger hold taken to fail
+    as a smaller one does); -1 when the plain game, fails(0), fails."""
+    lo = 0
+    if fails(0):
+        return -1
+    while hi - lo > step:
+        mid = (lo + hi) // 2 // step * step
+        if fails(mid):
+            hi = mid
+        else:
+            lo = mid
+    return lo
+
+
 def margins(level=1, rule=0, seed=1, mb=None, engine=ENGINE):
     """How far a game is from failing: {"heap_bytes": the largest block the
     game can hold on top (16-byte steps), "stack_frames": the most Python
@@ -936,21 +952,9 @@ def margins(level=1, rule=0, seed=1, mb=None, engine=ENGINE):
             raise MicroBitError(rep.get("traceback") or rep["error"])
         return bool(rep["error"] or rep["problems"])
 
-    def bisect(key, hi, step):
-        lo = 0
-        if fails():
-            return -1
-        while hi - lo > step:
-            mid = (lo + hi) // 2 // step * step
-            if fails(**{key: mid}):
-                hi = mid
-            else:
-                lo = mid
-        return lo
-
     try:
-        found = {"heap_bytes": bisect("ballast", 4096, 16),
-                 "stack_frames": bisect("depth", 64, 1)}
+        found = {"heap_bytes": last_passing(lambda n: fails(ballast=n), 4096, 16),
+                 "stack_frames": last_passing(lambda n: fails(depth=n), 64, 1)}
         hold = 0
         while hold < 4096 and not fails(import_ballast=hold + 16, imports_only=True):
             hold += 16
