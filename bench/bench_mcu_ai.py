@@ -3,11 +3,21 @@
 Stock micro:bit MicroPython compiles modules into its ~9 KB heap: the engine
 and level 1 fit (bench_mcu), level 2's search does not. The firmware built by
 tools/mcu_firmware.py has the engine frozen into flash and Python calls off
-the C stack (MICROPY_STACKLESS); this measures level 2 there: its heap, its
-move time over games in all three rules (guest time: qemu -icount, so the
-figures repeat), and that every move is the one CPython plays. Level 3 needs
-a transposition table bigger than the whole heap: the last line says by how
-much.
+the C stack (MICROPY_STACKLESS). This measures level 2 there:
+- its heap;
+- its move time over games in all three rules (guest time: qemu -icount, so
+  the times repeat);
+- that every move is the one CPython plays;
+- its margin: how much more heap the game with the least free before a move
+  could hold and still complete (one block held from its start, bisected as
+  bench_mcu's level-1 margins).
+
+The free heap before a move is not repeatable to the byte: over runs of the
+same firmware its least has read 3856 to 4544 bytes, likely as the REPL, fed
+at the host's pace, lays the heap out a little differently each time. The
+margin is the figure to watch.
+Level 3 needs a transposition table bigger than the whole heap: the last
+line says by how much.
 """
 import re
 import statistics
@@ -62,6 +72,7 @@ def main():
     hexfile = mcu_firmware.build()
     flash_line()
     ms, by_rule, after, before, same, n_games = [], {}, [], [], 0, 0
+    tightest = None     # (least free heap before a move, rule, seed)
     with mcu.MicroBit(firmware=str(hexfile)) as mb:
         heap_lines(mb)
         for rule, seed in GAMES:
@@ -72,6 +83,9 @@ def main():
             by_rule.setdefault(rule, []).extend(rep["move_ms"])
             after += rep["free_after_move"]
             before += rep["free_before_move"]
+            least = (min(rep["free_before_move"]), rule, seed)
+            tightest = min(tightest or least, least)
+        spare = mcu_firmware.margin(mb, 2, tightest[1], tightest[2])
         l1 = []
         for rule, seed in LEVEL1_GAMES:
             l1 += mcu_firmware.play_game(mb, level=1, rule=rule, seed=seed)["move_ms"]
@@ -88,6 +102,12 @@ def main():
     print("level2 allocation on micro:bit: call frames only (collected between moves); free heap "
           "before a move at least %d bytes, right after one at least %d (budget: > 0) %s"
           % (min(before), min(after), verdict(min(after) > 0)))
+    print("level2 game on micro:bit, rule %d opening %d (the least free heap before a move), "
+          "margin: %s (budget: > 0) %s"
+          % (tightest[1], tightest[2],
+             "it still completes holding %d more bytes of heap (one block)" % spare
+             if spare >= 0 else "it does not complete even holding nothing more",
+             verdict(spare > 0)))
     print("level1 move on micro:bit (frozen engine, heap locked): median %d ms, max %d ms "
           "over %d moves (budget: median <= 300, max <= 600) %s"
           % (statistics.median(l1), max(l1), len(l1),

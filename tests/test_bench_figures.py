@@ -519,22 +519,27 @@ def test_mcu_ai_level2_figures(monkeypatch, tmp_path, capsys):
     (tmp_path / "build.log").write_text(
         "   text    data     bss     dec     hex filename\n"
         " 200000    1000    3000  204000   31ce0 build/bbc-microbit/microbit-micropython\n")
-    games, after = {}, []
+    games, after, holds = {}, [], []
 
-    def play_game(mb, level, rule, seed):
+    def play_game(mb, level, rule, seed, ballast=0):
         if level == 1:
             return {"move_ms": [100 * seed, 600]}
-        n = len(games)
+        if ballast:
+            holds.append((rule, seed, ballast))
+        if ballast > 1000:      # the most a game can hold from its start
+            raise bench_mcu_ai.mcu.MicroBitError("MemoryError: memory allocation failed")
+        n = bench_mcu_ai.GAMES.index((rule, seed))
         games[rule, seed] = [n, n + 1]
         ms = [1000 * (n + 1), 3000]
+        # the least free heap before a move in the game of rule 1, seed 3
         return {"moves": games[rule, seed], "move_ms": ms,
-                "free_before_move": [4000 - n, 4100],
+                "free_before_move": [4000 - n if n != 6 else 3900, 4100],
                 "free_after_move": after or [300 + n, 3000]}
 
     monkeypatch.setattr(mf, "OUT", tmp_path)
     monkeypatch.setattr(mf, "build", lambda: tmp_path / "fw.hex")
     monkeypatch.setattr(mf, "play_game", play_game)
-    diverges = (4, 3)
+    diverges = (1, 3)
     monkeypatch.setattr(mf, "host_game", lambda level, rule, seed: (
         games[rule, seed] if (rule, seed) != diverges else [], 1))
     monkeypatch.setattr(bench_mcu_ai.mcu, "MicroBit", FrozenBoard)
@@ -555,11 +560,16 @@ def test_mcu_ai_level2_figures(monkeypatch, tmp_path, capsys):
                       "standard median 4.0 s, max 8.0 s; renju median 6.0 s, max 12.0 s")
     assert out[4] == "level2 games on micro:bit: 11 of 12 play every move CPython plays " \
                      "(budget: all) OVER BUDGET"
-    assert out[5].endswith("free heap before a move at least 3989 bytes, right after one at "
+    assert out[5].endswith("free heap before a move at least 3900 bytes, right after one at "
                            "least 300 (budget: > 0) ok")
-    assert out[6] == ("level1 move on micro:bit (frozen engine, heap locked): median 500 ms, "
+    # the game with the least free heap is not CPython's even holding nothing
+    assert out[6] == ("level2 game on micro:bit, rule 1 opening 3 (the least free heap before "
+                      "a move), margin: it does not complete even holding nothing more "
+                      "(budget: > 0) OVER BUDGET")
+    assert holds == []
+    assert out[7] == ("level1 move on micro:bit (frozen engine, heap locked): median 500 ms, "
                       "max 600 ms over 4 moves (budget: median <= 300, max <= 600) OVER BUDGET")
-    assert out[7].endswith("(free before a level-2 move: 4100)")
+    assert out[8].endswith("(free before a level-2 move: 4100)")
     # every game CPython's; the median at its budget; the heap used up
     monkeypatch.setattr(mf, "host_game", lambda level, rule, seed: (games[rule, seed], 1))
     monkeypatch.setattr(bench_mcu_ai, "BUDGET_MS", 3000)
@@ -573,6 +583,11 @@ def test_mcu_ai_level2_figures(monkeypatch, tmp_path, capsys):
     assert out[2].endswith("(budget: median <= 3 s) ok")
     assert out[4].endswith("12 of 12 play every move CPython plays (budget: all) ok")
     assert out[5].endswith("at least 0 (budget: > 0) OVER BUDGET")
+    # bisected on that game, to the last hold it completes with
+    assert out[6] == ("level2 game on micro:bit, rule 1 opening 3 (the least free heap before "
+                      "a move), margin: it still completes holding 992 more bytes of heap "
+                      "(one block) (budget: > 0) ok")
+    assert {h[:2] for h in holds} == {(1, 3)} and max(h[2] for h in holds) > 992
 
 
 # -- bench_build: the smallest heap, the build lines ---------------------------------

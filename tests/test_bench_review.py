@@ -509,7 +509,7 @@ def _mcu_ai(monkeypatch, tmp_path, worst=100, log=""):
     mf = bench_mcu_ai.mcu_firmware
     (tmp_path / "build.log").write_text(log)
 
-    def play_game(mb, level, rule, seed):
+    def play_game(mb, level, rule, seed, ballast=0):
         if level == 1:                          # median 100 ms either way
             return {"move_ms": [100, 100] if rule == 0 else [100, worst]}
         return {"moves": [112], "move_ms": [1000], "free_before_move": [4000],

@@ -151,6 +151,20 @@ def test_level2_plays_cpythons_moves_on_the_microbit(frozen_mb, rule, seed):
     assert frozen_mb.eval("__import__('ai').SEED[0]") == seed     # played with the game's seed
 
 
+def test_a_block_held_from_its_start_takes_a_level2_games_heap(frozen_mb):
+    """The ballast bench_mcu_ai's margin bisects over: held, it leaves the
+    game that much less heap; too big, it ends the game in a MemoryError
+    (which margin() counts as a failed hold)."""
+    plain = mcu_firmware.play_game(frozen_mb, level=2, rule=gomoku.FREESTYLE, seed=1)
+    held = mcu_firmware.play_game(frozen_mb, level=2, rule=gomoku.FREESTYLE, seed=1,
+                                  ballast=1024)
+    assert held["moves"] == plain["moves"] == mcu_firmware.host_game(2, gomoku.FREESTYLE, 1)[0]
+    assert plain["free_before_move"][0] - held["free_before_move"][0] >= 1024
+    with pytest.raises(mcu.MicroBitError, match="MemoryError"):
+        mcu_firmware.play_game(frozen_mb, level=2, rule=gomoku.FREESTYLE, seed=1,
+                               ballast=6000)
+
+
 def test_level1_under_heap_lock_on_the_frozen_firmware(frozen_mb):
     # an allocation under the lock would raise MemoryError and end the game
     rep = mcu_firmware.play_game(frozen_mb, level=1, rule=gomoku.STANDARD, seed=3)

