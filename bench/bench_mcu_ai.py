@@ -16,6 +16,7 @@ The free heap before a move is not repeatable to the byte: over runs of the
 same firmware its least has read 3856 to 4544 bytes, likely as the REPL, fed
 at the host's pace, lays the heap out a little differently each time. The
 margin is the figure to watch.
+
 Level 3 needs a transposition table bigger than the whole heap: the last
 line says by how much.
 """
