@@ -199,7 +199,7 @@ def move(g,ai):
 {move}
 def game():
  import {modules}
- g=gomoku.Game({rule})
+ {hold}g=gomoku.Game({rule})
  ai.seed({seed})
  for m in {opening}:g.play(m%15,m//15)
  while g.winner==0:
@@ -241,12 +241,10 @@ def play_game(mb, level=2, rule=0, seed=1, ballast=0):
     bytes the game holds on the heap from its start (one bytearray)."""
     op = mcu.opening(seed)
     mb.soft_reset()
-    driver = _DRIVER.format(
+    mb.put("frozdrv.py", _DRIVER.format(
         modules=",".join(frozen_names()), rule=rule, seed=seed, opening=tuple(op),
-        move=_LOCKED_MOVE if level == 1 else _MOVE.format(level=level))
-    if ballast:
-        driver = driver.replace(" g=gomoku.Game(", " b=bytearray(%d)\n g=gomoku.Game(" % ballast)
-    mb.put("frozdrv.py", driver)
+        hold="b=bytearray(%d)\n " % ballast if ballast else "",
+        move=_LOCKED_MOVE if level == 1 else _MOVE.format(level=level)))
     mb.call("import frozdrv")
     free = mb.mem_free()
     report = {"level": level, "rule": rule, "seed": seed, "opening": op,
