@@ -782,7 +782,7 @@ DRIVER_SOURCE = """\
 import gc,utime,micropython as u
 def game():
  import gomoku,ai
- g=gomoku.Game({rule})
+{hold} g=gomoku.Game({rule})
  for m in {opening}:g.play(m%15,m//15)
  while g.winner==0:
   gc.collect()
@@ -807,10 +807,8 @@ def driver_source(rule, level, op, ballast=0, depth=0):
     depth: Python calls nested under the game (deep(n)), each a frame on the
     C stack. Both 0 for a plain game; margins() raises them until it fails.
     """
-    src = DRIVER_SOURCE.format(rule=rule, level=level, opening=tuple(op))
-    if ballast:
-        src = src.replace(" import gomoku,ai\n",
-                          " import gomoku,ai\n b=bytearray(%d)\n" % ballast)
+    src = DRIVER_SOURCE.format(rule=rule, level=level, opening=tuple(op),
+                               hold=" b=bytearray(%d)\n" % ballast if ballast else "")
     if depth:
         src += "def deep(n):\n return deep(n-1) if n>1 else game()\n"
     return src
