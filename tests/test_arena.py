@@ -323,6 +323,30 @@ def test_a_match_against_a_brain_that_never_starts_is_an_error(tmp_path, capsys)
     assert "..." + missing[-37:] in out         # a long name, marked where cut
 
 
+def test_a_brain_that_refuses_the_rule_never_started(capsys):
+    """ref_alphabeta plays freestyle only: asked for its first renju move it
+    answers ERROR. The arena does not score that as a game level 1 won: it
+    names the refusal and exits 2, as for a brain that cannot start."""
+    lv1 = "%s tools/pbrain.py --level 1" % PY
+    assert arena.main([lv1, REF, "--games", "2", "--rule", "4"]) == 2
+    out, err = capsys.readouterr()
+    assert "endings: black refused the game 1, white refused the game 1" in out
+    assert err == ("arena: %s never started (white refused the game: said "
+                   "'ERROR INFO rule 4: ref_alphabeta plays freestyle only')\n" % REF)
+    res = arena.run_match(lv1, REF, games=2, rule=arena.FREESTYLE)
+    assert res.never_started() == [] and len(res.played()) == 2
+
+
+def test_an_error_in_mid_game_loses_but_the_brain_had_started(tmp_path):
+    later = brain_script(tmp_path, "later", """
+            stones.append(1)
+            return "0,0" if len(stones) == 1 else "ERROR out of memory"
+    """)
+    rec = arena.play_game(later, REF, opening=[(7, 7), (8, 8)], timeout=20)
+    assert rec.moves[0] == (0, 0) and rec.winner == 1, rec
+    assert rec.reason == "black said 'ERROR out of memory'" and rec.dead == {}
+
+
 def test_a_full_board_is_a_draw_for_neither_engine(tmp_path):
     # each side fills its half of a pattern with no five anywhere
     cmds = []

@@ -5,6 +5,9 @@ Each engine is a command line speaking the Gomocup (piskvork) protocol, e.g.
 plays pairs of games from seeded, varied openings (a few stones near the
 centre), colours swapped within each pair. The referee is the project's own
 `gomoku.Game`: an illegal move, a crash, garbage output or a timeout loses.
+A brain that cannot start, or answers its first move with ERROR (a rule it
+does not play), loses too, and when it does so in every game the CLI says
+it never started and exits 2: its opponent's score says nothing.
 
 CLI:
     python tools/arena.py "CMD A" "CMD B" --games 20 --rule 0 --timeout 30
@@ -59,6 +62,10 @@ class BrainError(Exception):
 
 class BrainTimeout(BrainError):
     """The brain's time for an answer ran out."""
+
+
+class BrainRefused(BrainError):
+    """The brain answered ERROR: it cannot play what it was asked to."""
 
 
 def brain_argv(command):
@@ -154,6 +161,8 @@ class Brain:
             self.send("PLAY " + reply[8:].strip())
             reply = self.readline(t0 + timeout - time.monotonic())
         spent = time.monotonic() - t0
+        if reply[:6].upper() == "ERROR " or reply.upper() == "ERROR":
+            raise BrainRefused("said %r" % reply[:120])
         parts = reply.split(",")
         try:
             if len(parts) != 2:
@@ -286,7 +295,8 @@ def play_game(cmd_black, cmd_white, opening=(), rule=FREESTYLE, timeout=30.0,
             other = idx_white if color == 1 else idx_black
             side = "black" if color == 1 else "white"
             b = brains[color]
-            if fresh[color]:
+            first = fresh[color]
+            if first:
                 fresh[color] = False
                 cmd = "BEGIN" if not history else _board_command(history, color)
             else:
@@ -297,6 +307,11 @@ def play_game(cmd_black, cmd_white, opening=(), rule=FREESTYLE, timeout=30.0,
                 if isinstance(e, BrainTimeout):
                     rec.times[idx].append(timeout)  # the move's time, at least
                 rec.winner, rec.reason = other, "%s %s" % (side, e)
+                if first and isinstance(e, BrainRefused):
+                    # an ERROR for its first move answers the game it was
+                    # given (a rule it does not play, say): it never started
+                    rec.reason = "%s refused the game: %s" % (side, e)
+                    rec.dead = {idx: rec.reason}
                 return rec
             rec.times[idx].append(spent)
             try:
