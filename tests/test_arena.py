@@ -337,6 +337,25 @@ def test_a_brain_that_refuses_the_rule_never_started(capsys):
     assert res.never_started() == [] and len(res.played()) == 2
 
 
+def test_a_brain_that_does_not_know_board_refused_the_game(tmp_path):
+    # joining after the opening, a brain is sent BOARD first
+    path = tmp_path / "noboard.py"
+    path.write_text(textwrap.dedent("""
+        import sys
+        for line in sys.stdin:
+            w = line.strip().split(" ")[0].upper()
+            if w == "START":
+                print("OK", flush=True)
+            elif w == "BOARD":
+                print("UNKNOWN board", flush=True)
+            elif w == "END":
+                break
+    """))
+    rec = arena.play_game("%s %s" % (PY, path), REF, opening=[(7, 7), (8, 8)], timeout=20)
+    assert rec.winner == 1 and rec.moves == [], rec
+    assert rec.dead == {0: "black refused the game: said 'UNKNOWN board'"}
+
+
 def test_an_error_in_mid_game_loses_but_the_brain_had_started(tmp_path):
     later = brain_script(tmp_path, "later", """
             stones.append(1)

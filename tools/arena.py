@@ -5,8 +5,8 @@ Each engine is a command line speaking the Gomocup (piskvork) protocol, e.g.
 plays pairs of games from seeded, varied openings (a few stones near the
 centre), colours swapped within each pair. The referee is the project's own
 `gomoku.Game`: an illegal move, a crash, garbage output or a timeout loses.
-A brain that cannot start, or answers its first move with ERROR (a rule it
-does not play), loses too, and when it does so in every game the CLI says
+A brain that cannot start, or answers its first move with ERROR or UNKNOWN
+(a rule it does not play), loses too, and when it does so in every game the CLI says
 it never started and exits 2: its opponent's score says nothing.
 
 CLI:
@@ -65,7 +65,8 @@ class BrainTimeout(BrainError):
 
 
 class BrainRefused(BrainError):
-    """The brain answered ERROR: it cannot play what it was asked to."""
+    """The brain answered ERROR or UNKNOWN (the protocol's words for a
+    command it cannot carry out or does not know): no move."""
 
 
 def brain_argv(command):
@@ -161,7 +162,7 @@ class Brain:
             self.send("PLAY " + reply[8:].strip())
             reply = self.readline(t0 + timeout - time.monotonic())
         spent = time.monotonic() - t0
-        if reply[:6].upper() == "ERROR " or reply.upper() == "ERROR":
+        if reply.split(None, 1)[0].upper() in ("ERROR", "UNKNOWN"):
             raise BrainRefused("said %r" % reply[:120])
         parts = reply.split(",")
         try:
@@ -308,8 +309,9 @@ def play_game(cmd_black, cmd_white, opening=(), rule=FREESTYLE, timeout=30.0,
                     rec.times[idx].append(timeout)  # the move's time, at least
                 rec.winner, rec.reason = other, "%s %s" % (side, e)
                 if first and isinstance(e, BrainRefused):
-                    # an ERROR for its first move answers the game it was
-                    # given (a rule it does not play, say): it never started
+                    # refusing its first move refuses the game it was given
+                    # (a rule it does not play, a BOARD it does not know):
+                    # it never started
                     rec.reason = "%s refused the game: %s" % (side, e)
                     rec.dead = {idx: rec.reason}
                 return rec
