@@ -681,9 +681,9 @@ def test_app_spi_figures_are_the_largest_step_and_stone(monkeypatch, capsys):
     out = lines(capsys)
     assert out[0] == "SPI bytes per cursor step: 300 (budget: <= 2048) ok"
     assert out[1].endswith("cursor): 1200 (budget: <= 2048) ok")
-    # at the Pico's real clock: 40 MHz asked, 125 MHz / 4
-    assert out[2] == "SPI time per placed stone at 31.25 MHz (pico_lcd13's clock): %.2f ms" % (
-        1200 * 8 * 1000 / 31250000)
+    # at the Pico's real clock: 40 MHz asked, 48 MHz / 2
+    assert out[2] == "SPI time per placed stone at 24 MHz (pico_lcd13's clock): %.2f ms" % (
+        1200 * 8 * 1000 / 24000000)
     # a step of exactly 2048 bytes is within budget, a stone of 2049 is not
     spi_run(monkeypatch, {"c0": 0, "c1": 2048, "c2": 2048, "p1": 4097, "c3": 4097,
                           "p2": 4197})

@@ -246,14 +246,16 @@ def test_build_main_reports_each_heap_under_its_name(monkeypatch, capsys):
 # -- tools/spi_clock (bench_display, bench_app, the wiring tables): the SPI divider
 
 @pytest.mark.parametrize("asked, rp2040, esp32", [
-    (62500000, 62500000, 40000000),     # 125/(2*1); 80/2
-    (40000000, 31250000, 40000000),     # 125/(2*2); 80/2
-    (10000000, 8928571, 10000000),      # 125/(2*7); 80/8
-    (4000000, 3906250, 4000000),        # 125/(2*16); 80/20
-    (1000000, 992063, 1000000),         # 125/(2*63); 80/80
-    # the pico-sdk's prescale: the smallest even one with 125 MHz <
-    # (prescale + 2) * 256 * rate, 4, whose slowest rate is above the one asked
-    (100000, 122070, 100000),           # 125/(4*256); 80/800
+    (62500000, 24000000, 40000000),     # 48/(2*1); 80/2
+    (40000000, 24000000, 40000000),     # 48/(2*1); 80/2
+    (10000000, 8000000, 10000000),      # 48/(2*3); 80/8
+    (4000000, 4000000, 4000000),        # 48/(2*6); 80/20
+    (3000000, 3000000, 2962962),        # 48/(2*8); 80/27
+    (1000000, 1000000, 1000000),        # 48/(2*24); 80/80
+    (100000, 100000, 100000),           # 48/(2*240); 80/800
+    # the pico-sdk's prescale: the smallest even one with 48 MHz <
+    # (prescale + 2) * 256 * rate, 2, whose slowest rate is above the one asked
+    (50000, 93750, 50000),              # 48/(2*256); 80/1600
 ])
 def test_spi_clock_divides_as_the_pico_sdk_and_esp32_do(asked, rp2040, esp32):
     import spi_clock
@@ -262,9 +264,9 @@ def test_spi_clock_divides_as_the_pico_sdk_and_esp32_do(asked, rp2040, esp32):
 
 def test_spi_clock_refuses_a_rate_below_the_rp2040s_slowest():
     import spi_clock
-    assert spi_clock.rp2040(1922) == 1922   # 125 MHz / (254 * 256)
+    assert spi_clock.rp2040(733) == 738     # 48 MHz / (254 * 256)
     with pytest.raises(ValueError, match="slowest"):
-        spi_clock.rp2040(1000)
+        spi_clock.rp2040(732)
 
 
 # -- bench_display: what counts as a byte and a RAMWR window -------------------------

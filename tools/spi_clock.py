@@ -4,18 +4,20 @@ docs/HARDWARE.md's wiring tables).
 A port's SPI block divides its input clock, so a board's `baudrate`
 becomes a rate that divider can make, mostly a little below the one asked:
 
-- rp2: the RP2040's PL022 divides clk_peri (clk_sys, 125 MHz at
-  MicroPython's default machine.freq()) by an even prescale (2..254) times
-  a post-divide (1..256). The port sets it with the pico-sdk's
-  spi_set_baudrate: the smallest prescale with clk < (prescale + 2) * 256 *
-  rate, then the largest post-divide whose next smaller one would be above
-  the rate (for a few slow rates, none is: 100 kHz asked gives 122 kHz).
-  40 MHz asked runs at 125 / 4 = 31.25 MHz.
+- rp2: the RP2040's PL022 divides clk_peri by an even prescale (2..254)
+  times a post-divide (1..256). MicroPython's rp2 port runs clk_peri from
+  the USB PLL at 48 MHz, whatever machine.freq() is (its main() sets the
+  system clock with the pico-sdk's set_sys_clock_khz, which moves clk_peri
+  there). The port sets the rate with the pico-sdk's spi_set_baudrate: the
+  smallest prescale with clk < (prescale + 2) * 256 * rate, then the
+  largest post-divide whose next smaller one would be above the rate (for
+  some slow rates none is: 50 kHz asked gives 93.75 kHz). 40 MHz asked
+  runs at 48 / 2 = 24 MHz, the fastest there is.
 - esp32: the SPI master divides its 80 MHz APB clock by a whole number;
   the 10 MHz the ILI9341 board asks is 80 / 8.
 - the simulator runs a bus at the rate asked.
 """
-RP2040_CLK_PERI = 125000000
+RP2040_CLK_PERI = 48000000
 ESP32_APB = 80000000
 
 
@@ -47,5 +49,5 @@ def bus_hz(port, hz):
 
 
 def mhz(hz):
-    """`hz` as the benches and wiring tables print it: '31.25 MHz', '10 MHz'."""
+    """`hz` as the benches and wiring tables print it: '24 MHz', '2.96296 MHz'."""
     return "%g MHz" % (hz / 1e6)

@@ -56,7 +56,7 @@ def board_pin(port, gpio):
 
 
 def spi_bus(port, cfg):
-    """'SPI1 at 31.25 MHz (40 MHz asked)': the clock the port's divider makes."""
+    """'SPI1 at 24 MHz (40 MHz asked)': the clock the port's divider makes."""
     hz = spi_clock.bus_hz(port, cfg["baudrate"])
     note = "" if hz == cfg["baudrate"] else " (%s asked)" % spi_clock.mhz(cfg["baudrate"])
     return "SPI%d at %s%s" % (cfg["spi"], spi_clock.mhz(hz), note)
