@@ -16,9 +16,9 @@ gyro PLL; the 6500's PLL once ready), 100 Hz sample rate (1 kHz / (1 +
 the gyro 41 Hz (GYRO_CONFIG FCHOICE_B 00 keeps the DLPF and the divider
 in use) and, as the 6500 filters its accelerometer separately,
 ACCEL_CONFIG2 A_DLPF_CFG 3 (accel 41 Hz). Same full scales and LSB
-sizes on both. Enables the data-ready interrupt (INT_STATUS shows only
-enabled ones) and waits (up to 50 ms) for the first sample. The reads
-allocate nothing.
+sizes on both. Waits out the gyro's 30 ms start-up, then enables the
+data-ready interrupt (INT_STATUS shows only enabled ones) and waits (up
+to 50 ms) for the first sample. The reads allocate nothing.
 """
 import time
 from errno import EIO, ENODEV, ETIMEDOUT
@@ -40,6 +40,7 @@ _ID_6050 = const(0x68)
 _ID_6500 = const(0x70)
 _DEVICE_RESET = const(0x80)     # H_RESET on the 6500
 _CLK_PLL = const(0x01)          # SLEEP=0, CYCLE=0, temperature on, CLKSEL 1
+_GYRO_START_MS = const(30)
 _DIV_100HZ = const(9)           # 1 kHz / (1 + 9)
 _DLPF_42HZ = const(0x03)        # 6050: gyro 42, accel 44 Hz; 6500: gyro 41
 _A_DLPF_41HZ = const(0x03)      # 6500 ACCEL_CONFIG2 (0x1D): ACCEL_FCHOICE_B
@@ -86,7 +87,10 @@ class MPU6050:
         b[3] = afs
         b[4] = _A_DLPF_41HZ
         i2c.writeto_mem(addr, _SMPLRT_DIV, mv[:5] if self._m6500 else mv[:4])
-        # INT_STATUS shows only the interrupts INT_ENABLE generates
+        # the gyro's zero-rate output settles within 30 ms of its start
+        # (product specification 6.1); INT_STATUS shows only the interrupts
+        # INT_ENABLE generates, so the sample waited for below is a later one
+        time.sleep_ms(_GYRO_START_MS)
         b[0] = _DATA_RDY
         i2c.writeto_mem(addr, _INT_ENABLE, self._one)
         for _ in range(25):

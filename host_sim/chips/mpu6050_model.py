@@ -27,6 +27,11 @@ What the documents define and this model does:
   internal set while the bus is idle). INT_STATUS shows the interrupts
   INT_ENABLE (0x38) generates: DATA_RDY_INT is set by a sample only while
   DATA_RDY_EN is set, and cleared by reading INT_STATUS.
+- The gyroscope's zero-rate output settles within 30 ms of its start
+  (PS-MPU-6000A 6.1, "ZRO Settling (from power-on) to +/-1 deg/s of
+  Final"): a gyro sample taken sooner after the part starts running (woken,
+  or the 6500 from reset) carries an offset, modelled as the initial ZRO
+  tolerance, 20 deg/s, falling in a straight line to nothing at 30 ms.
 - Writes to read-only or undocumented registers are ignored and noted in
   `errors`.
 
@@ -79,6 +84,8 @@ CHIP_ID_6500 = 0x70
 PARTS = ("6050", "6500")
 GYRO_LSB_PER_DPS_X10 = (1310, 655, 328, 164)
 GYRO_FULL_SCALE_DPS = (250, 500, 1000, 2000)
+ZRO_SETTLE_US = 30000           # the gyro's start-up time
+ZRO_START_MDPS = 20000          # its offset at the start: the initial ZRO tolerance
 ACCEL_LSB_PER_G = (16384, 8192, 4096, 2048)
 
 _WRITABLE = (set(range(0x0D, 0x11)) | set(range(SMPLRT_DIV, ACCEL_CONFIG + 1))
@@ -131,6 +138,7 @@ class MPU6050Model:
             regs[WHO_AM_I] = CHIP_ID
         self._ptr = 0
         self._t0 = sim_clock.now_us() if self._running() else None
+        self._started = self._t0
         self._sample = 0
 
     # -- what the settings mean ------------------------------------------
@@ -228,7 +236,7 @@ class MPU6050Model:
             was_running = self._running()
             self.regs[addr] = value
             if self._running() and not was_running:
-                self._t0 = sim_clock.now_us()
+                self._t0 = self._started = sim_clock.now_us()
                 self._sample = 0
             elif not self._running():
                 self._t0 = None
@@ -271,10 +279,12 @@ class MPU6050Model:
         if not gyro_off:
             rates = self.tilt.rates_mdps(now)
             lsb10 = GYRO_LSB_PER_DPS_X10[(regs[GYRO_CONFIG] >> 3) & 3]
+            settling = ZRO_SETTLE_US - (now - self._started)
+            zro = ZRO_START_MDPS * settling // ZRO_SETTLE_US if settling > 0 else 0
             for axis in range(3):
                 if not stby & (0x04 >> axis):
                     self._put(GYRO_XOUT_H + 2 * axis,
-                              _round_div(rates[axis] * lsb10, 10000))
+                              _round_div((rates[axis] + zro) * lsb10, 10000))
         if not regs[PWR_MGMT_1] & 0x08:      # TEMP_DIS (6500: PD_PTAT)
             self._put(TEMP_OUT_H, self.temperature_raw(self.temperature_c))
         if regs[INT_ENABLE] & 0x01:          # DATA_RDY_EN (6500: RAW_RDY_EN)
