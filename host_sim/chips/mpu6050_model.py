@@ -31,7 +31,8 @@ What the documents define and this model does:
   (PS-MPU-6000A 6.1, "ZRO Settling (from power-on) to +/-1 deg/s of
   Final"): a gyro sample taken sooner after the part starts running (woken,
   or the 6500 from reset) carries an offset, modelled as the initial ZRO
-  tolerance, 20 deg/s, falling in a straight line to nothing at 30 ms.
+  tolerance, 20 deg/s, falling in a straight line to nothing at 30 ms
+  (the 6500 is given the same figure).
 - Writes to read-only or undocumented registers are ignored and noted in
   `errors`.
 
