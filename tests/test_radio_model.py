@@ -333,6 +333,25 @@ def test_ce_toggle_after_max_rt_resends_with_the_same_pid(air):
     assert len(late) == 1 and len(nxt) == 1 and late != nxt
 
 
+def test_clearing_max_rt_with_ce_high_does_not_resend(air):
+    """PS 7.8.7: after MAX_RT 'the payload in TX FIFO is NOT removed' and
+    'a toggle of the CE starts a new transmitting sequence of the same
+    packet': clearing MAX_RT alone, CE held high, sends nothing."""
+    _, a, b = air
+    a.setup(False, A, B, retr=0x10)                 # ARD 500 us, no retransmit
+    a.load(b"lost")
+    a.cep(1)
+    sim_clock.advance_us(3000)
+    assert a.status() & N.MAX_RT and a.model.sent == 1
+    a.w(N.STATUS, N.MAX_RT)
+    sim_clock.advance_us(3000)
+    assert a.model.sent == 1 and not a.status() & N.MAX_RT
+    a.cep(0)
+    a.pulse()
+    sim_clock.advance_us(3000)
+    assert a.model.sent == 2 and a.status() & N.MAX_RT
+
+
 # ---- the original nRF24L01 (Product Specification v2.0) -------------------
 
 @pytest.fixture

@@ -13,7 +13,8 @@ What a driver sees through SPI, CE and IRQ:
   larger Ls, 4.5 ms at 90 mH: `tpd2stby_us`), 130 us TX/RX settling and
   the >= 10 us CE pulse;
 - Enhanced ShockBurst: auto-ack (EN_AA), auto retransmit after ARD up to
-  ARC times on the simulated clock, MAX_RT (TX FIFO kept until flushed),
+  ARC times on the simulated clock, MAX_RT (TX FIFO kept until flushed;
+  its packet sent again only on a CE toggle once MAX_RT is cleared),
   OBSERVE_TX counters, the 2-bit PID with duplicate detection on the
   receiver (same PID and CRC as the previous packet: acked, discarded),
   dynamic payload length (FEATURE.EN_DPL, DYNPD; a PTX sends the length
@@ -236,6 +237,8 @@ class NRF24L01Model:
         self._data = bytearray()
         self._wid_glitch = None     # see glitch_width
         self._ce_rise = 0
+        self._failed = None     # the TX FIFO entry MAX_RT left: sent again
+                                # only after a CE toggle
         self._irq_level = None
         self._drive_irq()
 
@@ -478,9 +481,10 @@ class NRF24L01Model:
     # ---- modes ------------------------------------------------------------
 
     def _ce_changed(self, level):
-        self.ce = 1 if level else 0
-        if self.ce:
+        if level and not self.ce:
             self._ce_rise = sim_clock.now_us()
+            self._failed = None
+        self.ce = 1 if level else 0
         self._update_mode()
 
     def _update_mode(self):
@@ -531,6 +535,8 @@ class NRF24L01Model:
             return
         if not self.ce or self.regs[STATUS] & MAX_RT:
             return
+        if self._failed is not None and self._failed is self._tx_head():
+            return              # PS 7.8.7: a CE toggle starts it again
         if not pulse_ok and self.mode != STANDBY_II:
             return
         if not pulse_ok and sim_clock.now_us() - self._ce_rise < T_CE_PULSE:
@@ -636,6 +642,7 @@ class NRF24L01Model:
             self._tx_busy = False
             self._tx_gen += 1
             self.mode = STANDBY_I
+            self._failed = entry
             self._flag(MAX_RT)      # the payload stays in the TX FIFO
             self._after_tx()
             return
