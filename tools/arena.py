@@ -6,8 +6,9 @@ plays pairs of games from seeded, varied openings (a few stones near the
 centre), colours swapped within each pair. The referee is the project's own
 `gomoku.Game`: an illegal move, a crash, garbage output or a timeout loses.
 A brain that cannot start, or answers its first move with ERROR or UNKNOWN
-(a rule it does not play), loses too, and when it does so in every game the CLI says
-it never started and exits 2: its opponent's score says nothing.
+(a rule it does not play), loses too, and when it does so in every game
+the CLI says it never started and exits 2: its opponent's score says
+nothing.
 
 CLI:
     python tools/arena.py "CMD A" "CMD B" --games 20 --rule 0 --timeout 30
