@@ -51,6 +51,9 @@ import machine  # noqa: E402
 import sim_clock  # noqa: E402
 
 _RANDOM_SEED = 0x5EED
+# a script's tilt rates (dps) and leans (degrees): 50 times the gyros' full
+# scale, room enough to test their saturation
+_SCRIPT_TILT_MAX = 100000
 FIRMWARE_DIRS = tuple(os.path.normcase(p) for p in host_sim.FIRMWARE_PATH)
 
 
@@ -172,6 +175,11 @@ class Script:
                         # rate, failing inside the firmware's read
                         raise ValueError("%s wants finite numbers, not %s"
                                          % (kind, " ".join(words[1:])))
+                    if not all(abs(a) <= _SCRIPT_TILT_MAX for a in args):
+                        # 1e306 overflows the gyro model's mdps the same way
+                        raise ValueError("%s wants numbers within +-%d, "
+                                         "not %s" % (kind, _SCRIPT_TILT_MAX,
+                                                     " ".join(words[1:])))
                 elif kind == "shot" and not args[0].lower().endswith(".png"):
                     raise ValueError("shot %s: a .png file" % args[0])
                 elif kind == "tap" and len(args) == 2:

@@ -313,8 +313,8 @@ def _peer_message(data):
             return None
         msg["addr"] = bytes.fromhex(msg["addr"])
         msg["p"] = bytes.fromhex(msg["p"])
-    except (KeyError, TypeError, ValueError):
-        return None
+    except (KeyError, TypeError, ValueError, RecursionError):
+        return None     # RecursionError: JSON nested past the parser's depth
     if not (_int_in(msg.get("ch"), 0, 127)
             and msg.get("rate") in (250000, 1000000, 2000000)
             and 3 <= len(msg["addr"]) <= 5 and len(msg["p"]) <= 32

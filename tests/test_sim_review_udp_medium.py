@@ -61,6 +61,8 @@ FOREIGN = [
     frame_msg("x:18", k="x"), b'{"k": "f", "id": "x:19"}',
     b'{"k": "a", "id": "9:9"}', b'{"k": "a", "id": "9:9", "ack": "%s"}'
     % (b"00" * 33),
+    # nested past json's depth: a RecursionError, not a ValueError
+    b"[" * 4000, b'{"k": "a", "id": "x", "ack": %s}' % (b"[" * 4000),
 ]
 
 

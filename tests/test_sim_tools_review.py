@@ -62,14 +62,18 @@ from host_sim import __main__ as sim_cli  # noqa: E402
 from host_sim import device  # noqa: E402
 
 
-@pytest.mark.parametrize("line", ["tilt inf 0", "tilt 0 nan", "lean -inf 0",
-                                  "lean nan nan"])
-def test_a_script_tilt_that_is_no_number_is_refused_at_its_line(line,
+@pytest.mark.parametrize("line, why", [
+    ("tilt inf 0", "finite"), ("tilt 0 nan", "finite"),
+    ("lean -inf 0", "finite"), ("lean nan nan", "finite"),
+    ("tilt 0 1e306", "within"), ("tilt -100001 0", "within"),
+    ("lean 0 1e6", "within")])
+def test_a_script_tilt_that_is_no_number_is_refused_at_its_line(line, why,
                                                                  tmp_path):
     """`tilt inf 0` was taken: the gyro model then read a NaN rate and the
     firmware showed "Error (ValueError: cannot convert float NaN to
-    integer). The game restarts.", blaming the handheld for the script."""
-    with pytest.raises(device.ScriptError, match="finite"):
+    integer). The game restarts.", blaming the handheld for the script.
+    `tilt 0 1e306` did the same with an OverflowError."""
+    with pytest.raises(device.ScriptError, match=why):
         device.Script.parse("at 500\n" + line + "\n")
     script = tmp_path / "s.txt"
     script.write_text("at 500\n%s\nwait 1000\n" % line)
