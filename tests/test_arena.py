@@ -96,6 +96,10 @@ def test_a_crash_names_the_exit_status_and_the_brains_last_words(tmp_path):
     ("a,b", "black not a move: 'a,b'"),
     ("7,7,7", "black not a move: '7,7,7'"),
     ("1.5,2", "black not a move: '1.5,2'"),
+    # forms int() takes and a manager's %d,%d does not
+    ("1_0,7", "black not a move: '1_0,7'"),
+    ("+3, 0", "black not a move: '+3, 0'"),
+    ("\u0663,\u0663", "black not a move: '\u0663,\u0663'"),
     ("99,99", "black illegal move 99,99: (99, 99) is off the board"),
     ("-1,3", "black illegal move -1,3: (-1, 3) is off the board"),
     ("8,8", "black illegal move 8,8: (8, 8) is occupied"),     # the opening's stone
@@ -483,6 +487,18 @@ def test_openings_are_distinct_even_when_few_exist():
     with pytest.raises(ValueError, match="2 stones do not fit in a 1x1 square"):
         arena.openings(1, seed=1, min_stones=2, max_stones=2, radius=0)
     assert arena.openings(1, seed=1, min_stones=1, max_stones=1, radius=0) == [[(7, 7)]]
+
+
+def test_openings_asked_past_those_that_exist_are_refused_soon(monkeypatch):
+    """`--games 2000 --stones 1` took a minute to say 1000 one-stone
+    openings do not exist: it drew 1000 a pair asked before giving up."""
+    real = arena._gomoku
+    drawn = []
+    monkeypatch.setattr(arena, "_gomoku", lambda: drawn.append(1) or real())
+    with pytest.raises(ValueError, match=r"cannot find 1000 distinct "
+                                         r"openings \(25 found\)"):
+        arena.openings(1000, seed=1, min_stones=1, max_stones=1)
+    assert len(drawn) < 2 * arena._OPENING_MISSES
 
 
 def test_quickmatch_counts_draws(monkeypatch):

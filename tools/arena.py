@@ -37,6 +37,8 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from brainloop import number
+
 ROOT = Path(__file__).resolve().parents[1]
 for _p in ("firmware/engine",):
     _full = str(ROOT / _p)
@@ -52,6 +54,9 @@ def _gomoku():
     return gomoku
 
 SIZE = 15
+# openings drawn in a row without a new one before the square is taken as
+# used up
+_OPENING_MISSES = 10000
 RULE_NAMES = {0: "freestyle", 1: "standard", 4: "renju"}
 _EOL = re.compile(rb"\r\n|\r|\n")    # a brain's line end: any of the three
 _DETAIL = re.compile(r" -?\d+,-?\d+$")     # an ending's move: "illegal move 3,3"
@@ -169,7 +174,7 @@ class Brain:
         try:
             if len(parts) != 2:
                 raise ValueError
-            x, y = int(parts[0]), int(parts[1])
+            x, y = number(parts[0]), number(parts[1])
         except ValueError:
             raise BrainError("not a move: %r" % reply[:80]) from None
         return (x, y), spent
@@ -199,11 +204,12 @@ def openings(count, seed=1, rule=FREESTYLE, min_stones=2, max_stones=4, radius=2
     rng = random.Random(seed)
     c = SIZE // 2
     found, seen = [], set()
-    tries = 0
+    misses = 0      # draws in a row that found nothing new
     while len(found) < count:
-        tries += 1
-        if tries > count * 1000:
-            raise ValueError("cannot find %d distinct openings" % count)
+        misses += 1
+        if misses > _OPENING_MISSES:
+            raise ValueError("cannot find %d distinct openings (%d found)"
+                             % (count, len(found)))
         n = rng.randint(min_stones, max_stones)
         g = _gomoku().Game(rule=rule)
         stones = []
@@ -224,6 +230,7 @@ def openings(count, seed=1, rule=FREESTYLE, min_stones=2, max_stones=4, radius=2
             continue
         seen.add(key)
         found.append(stones)
+        misses = 0
     return found
 
 
