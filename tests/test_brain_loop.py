@@ -128,9 +128,10 @@ def test_unknown_and_out_of_place_commands():
     assert out == ["ERROR no game: send START 15 first"] * 2 + [
         "ERROR only a 15x15 board is supported, not 19",
         "ERROR START wants a board size, got 'x'"]
-    out = feed(loop, "START 15", "FROB 1", "7,7", "INFO rule x", "INFO folder /tmp",
-               "BEGIN", "BEGIN", "BEGIN")
-    assert out == ["OK", "UNKNOWN FROB", "UNKNOWN 7,7",
+    out = feed(loop, "START 15", "FROB 1", "7,7", "TAKEBAC\u212a 0,0",
+               "INFO rule x", "INFO folder /tmp", "BEGIN", "BEGIN", "BEGIN")
+    # TAKEBACK with a Kelvin sign for its K: lower() made it ASCII
+    assert out == ["OK", "UNKNOWN FROB", "UNKNOWN 7,7", "UNKNOWN TAKEBAC\u212a",
                    "ERROR INFO rule wants a number, got 'x'",
                    "0,0", "ERROR BEGIN on a board that is not empty"]
     assert loop.rule == 0 and loop.stones == [(0, 0, 1)]

@@ -34,7 +34,13 @@ def moves(tg, points):
                                        ("hx", "wants a row number"),
                                        ("h8.", "wants a row number"),
                                        ("1 y", "is not a move"),
-                                       ("7 .5", "is not a move")])
+                                       ("7 .5", "is not a move"),
+                                       # digits str.isdigit() takes, int()
+                                       # reads as 3 or refuses in its words
+                                       ("h\u0663", "wants a row number"),
+                                       ("h\u00b2", "wants a row number"),
+                                       ("7 \u00b2", "is not a move"),
+                                       ("h" + "1" * 5000, "not a move")])
 def test_a_mistyped_move_says_what_is_wrong(text, why):
     with pytest.raises(ValueError, match=why):
         play.parse_move(text)

@@ -188,10 +188,12 @@ class CommandLoop:
         if not line:
             return []
         word, arg = (line.split(None, 1) + [""])[:2]
-        word = word.lower()
-        fn = getattr(self, "cmd_" + word, None) if word.isalnum() else None
+        # ASCII before lower(): the Kelvin sign lowers to 'k'
+        fn = (getattr(self, "cmd_" + word.lower(), None)
+              if word.isascii() and word.isalnum() else None)
         if fn is None:
-            return ["UNKNOWN " + line.split()[0][:40]]
+            return ["UNKNOWN " + word[:40]]
+        word = word.lower()
         if word == "info":
             return self._info(fn, arg.strip())
         if word in ("begin", "turn") and self.info_errors:

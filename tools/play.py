@@ -39,19 +39,26 @@ def _levels():
     return engine_levels()
 
 
+def _digits(s):
+    """True for ASCII digits only (str.isdigit() takes '²' and '٣' too)."""
+    return s.isascii() and s.isdigit()
+
+
 def parse_move(text):
     """'h8' or '7 7' / '7,7' -> (x, y); ValueError with a reason otherwise."""
     t = text.strip().lower()
+    if len(t) > 16:     # no move is this long; int() refuses 4300 digits
+        raise ValueError("not a move (try h8 or 7 7)")
     if t[:1].isalpha():
         col, row = t[:1], t[1:].strip()
         if col not in LETTERS:
             raise ValueError("column %r is not a-o" % col)
-        if not row.isdigit():
+        if not _digits(row):
             raise ValueError("%r: a column letter wants a row number, like h8" % text)
         x, y = LETTERS.index(col), SIZE - int(row)
     else:
         parts = t.replace(",", " ").split()
-        if len(parts) != 2 or not all(p.isdigit() for p in parts):
+        if len(parts) != 2 or not all(_digits(p) for p in parts):
             raise ValueError("%r is not a move (try h8 or 7 7)" % text)
         x, y = int(parts[0]), int(parts[1])
     if not (0 <= x < SIZE and 0 <= y < SIZE):
