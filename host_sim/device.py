@@ -637,14 +637,19 @@ class Device:
             self._runs_ended += 1
 
 
-def _fresh_firmware():
-    """Import main.py as after a reset: no firmware module kept from before
-    (the chip models and shims stay: they are the hardware)."""
+def forget_firmware():
+    """Unload every firmware module (the chip models and shims stay: they
+    are the hardware), as a reset does."""
     for name, mod in list(sys.modules.items()):
         f = getattr(mod, "__file__", None)
         if f and os.path.normcase(os.path.dirname(os.path.abspath(f))) \
                 in FIRMWARE_DIRS and name != "board":
             del sys.modules[name]
+
+
+def _fresh_firmware():
+    """Import main.py as after a reset: no firmware module kept from before."""
+    forget_firmware()
     import main
     return main
 

@@ -27,6 +27,16 @@ from button_checks import PINS, fresh, poll_for  # noqa: E402
 CENTRE = 7 * 15 + 7
 
 
+@pytest.fixture(autouse=True)
+def no_board_left_behind():
+    """A boot that stops in hw_setup (a board without its keys) leaves
+    hw_setup imported, holding this file's odd board: the next test's
+    import of main would boot on it."""
+    yield
+    from host_sim import device
+    device.forget_firmware()
+
+
 # ---- buttons ----------------------------------------------------------------
 
 def test_a_contact_that_springs_open_mid_press_counts_once():
@@ -334,7 +344,12 @@ def refuse_pin(monkeypatch, bad):
     (dict(board_sim.BUTTONS, place=99), 99,
      "Buttons not set up (place=99 back=%d menu=%d): invalid pin. Cannot play "
      "without them" % (board_sim.BUTTONS["back"], board_sim.BUTTONS["menu"])),
-], ids=["no-menu-key", "pin-refused"])
+    # no BUTTONS at all, with the gyroscope missing too: its note asked
+    # board.BUTTONS for the joystick and the boot ended in an AttributeError
+    (None, None,
+     "Buttons not set up (): no 'place' in board.py's BUTTONS. Cannot play "
+     "without them"),
+], ids=["no-menu-key", "pin-refused", "no-buttons"])
 def test_a_board_file_without_the_games_keys_is_named_on_the_screen(
         keys, refused, named, flash, capsys, monkeypatch):
     """A board file that leaves out a key the game is played with, or gives

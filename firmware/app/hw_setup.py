@@ -79,7 +79,7 @@ def build_tilt(notes):
         t.calibrate()
         return t
     except _ERRORS as e:
-        if "up" in board.BUTTONS:
+        if "up" in (getattr(board, "BUTTONS", None) or ()):
             then = "Tilt is off: steer with the joystick"
         else:
             then = ("Tilt is off. On the board tap A to step right, B to "
@@ -134,10 +134,8 @@ def check_radio(notes):
     try:
         r = make_radio()
         what = "miswired"
-        if hasattr(r, "check_wires"):
-            r.check_wires()
-        if hasattr(r, "power_down"):
-            r.power_down()
+        r.check_wires()
+        r.power_down()
         return True
     except _ERRORS as e:
         notes.append(_missing("Radio", cfg, "SPI%s" % cfg.get("spi"),
@@ -175,7 +173,7 @@ def build_app():
     import controls
     import app
     tilt = build_tilt(notes)
-    radio = check_radio(notes)
+    has_radio = check_radio(notes)
     keys, err = build_keys()
     import lcd_base
     if keys is None:
@@ -198,7 +196,7 @@ def build_app():
                          % (name, board.BUTTONS[name]))
     gc.collect()
     c = controls.Controls(keys, tilt, key_labels())
-    return app.App(lcd, c, lcd_base.FONT_W, lcd_base.FONT_H, radio, notes)
+    return app.App(lcd, c, lcd_base.FONT_W, lcd_base.FONT_H, has_radio, notes)
 
 
 def fault(a, msg):

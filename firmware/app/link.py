@@ -110,7 +110,7 @@ class Link:
         r.open_rx_pipe(1, own)
         if pair:
             r.open_rx_pipe(2, bytes((PAIR_LSB,)))
-        elif hasattr(r, "close_rx_pipe"):
+        else:
             r.close_rx_pipe(2)
         r.start_listening()
 
