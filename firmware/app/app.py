@@ -403,7 +403,7 @@ class App:
         """The banner of a drawn game: renju draws it when black has only
         forbidden points left, not just on a full board. Short enough to
         leave room for two players' tally on a 240-px line."""
-        return "Draw: board full" if g.moves > 224 else "Draw: black can't move"
+        return "Draw: board full" if g.moves == N * N else "Draw: black can't move"
 
     def show_five(self, g):
         """Highlight the winning row of the finished game g: the engine's

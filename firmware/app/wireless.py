@@ -11,7 +11,7 @@ import time
 import match as M
 import savegame
 import notes
-from board_view import ALERT, TEXT, BANNER
+from board_view import N, ALERT, TEXT, BANNER
 from settings import rule_name
 from controls import PLACE, BACK, MENU
 from tilt import RIGHT, LEFT, UP, DOWN
@@ -170,7 +170,7 @@ class Wireless:
                                   else m.state))
             return
         try:
-            m.send_move(i % 15, i // 15)
+            m.send_move(i % N, i // N)
         except ValueError as e:
             app.refuse(m.game, i, e)
             self.hold_link()
@@ -182,13 +182,13 @@ class Wireless:
         m = self.m
         e = self.ended
         if e is not None and e[0] is not m.game:
-            if self.score[e[1]] < 255:
+            if e[1] and self.score[e[1]] < 255:
                 self.score[e[1]] += 1   # a new game, not that one redrawn
             self.ended = None
         self.game = m.game
         self.leaving = False            # a question the new screen does not show
         if not m.count:
-            app.cursor = 7 * 15 + 7     # a new game's: the centre
+            app.cursor = 7 * N + 7      # a new game's: the centre
         app.game = m.game
         app.n = 0
         app.view.attach(m.game)
@@ -258,7 +258,7 @@ class Wireless:
         text = "Code %s  %s" % (m.code, m.state)
         if p is not None:
             # renju notation: columns A-O, rows 1-15 counted from the bottom
-            text += "  peer %s%d" % ("ABCDEFGHIJKLMNO"[p[0]], 15 - p[1])
+            text += "  peer %s%d" % ("ABCDEFGHIJKLMNO"[p[0]], N - p[1])
         else:
             text += "  " + rule_name(m.rule)
         self.app.say(text, ALERT if m.state == M.LOST else TEXT)
