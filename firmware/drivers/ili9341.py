@@ -19,7 +19,6 @@ passes, a missing or unwired one (MISO reads ff or 00) does not.
 """
 from micropython import const
 import lcd_base
-from lcd_base import FONT_W, FONT_H  # noqa: F401  (API)
 
 _RDDPM = const(0x0A)
 _DPM_RESET = const(0x08)    # NORON set; BSTON, SLPOUT, DISON clear

@@ -77,7 +77,6 @@ class LCD:
         self._yo = row0     # added to y for RASET
         self.width = width
         self.height = height
-        self.rotation = rotation
         self._madctl = madctl
         self._invert = self.INVERT if invert is None else invert
         self.spi = spi

@@ -446,7 +446,8 @@ class NRF24L01:
         flag at all means the chip never sent: CE is not wired. The chip
         pulls IRQ low with either flag (CONFIG masks none): an irq pin that
         still reads high is not wired to it. OSError names the fault.
-        SETUP_RETR, RF_SETUP and PLOS_CNT are restored, TX_ADDR and
+        SETUP_RETR and RF_SETUP are restored, PLOS_CNT is cleared (the test
+        packet's loss not counted; __init__ leaves it 0), TX_ADDR and
         RX_ADDR_P0 get their reset value (open_tx_pipe comes before a send),
         and the chip is left as before: listening or powered down.
         """

@@ -16,7 +16,6 @@ checked (ValueError).
 """
 from micropython import const
 import lcd_base
-from lcd_base import FONT_W, FONT_H  # noqa: F401  (API)
 
 _RDDID = const(0x04)
 _ID = const(0x858552)
