@@ -39,6 +39,7 @@ _RELEVEL_MS = const(6000)    # an angle carried over a spell without
 _DRIFT_MS = const(3000)      # rates slower than _DRIFT_MAX this long,
 _DRIFT_MAX = const(8000)     # mdps: (a hand's tilt is faster) at a mean
                              # past _RATE_BAND: bias, not a turn
+_NO_RATE = const(1 << 29)    # mdps: past any full scale, and a small int
 
 
 class Tilt:
@@ -68,8 +69,8 @@ class Tilt:
         """Average rates at rest; retries while the device is moving."""
         raw = self._raw
         for _ in range(tries):
-            lo = [1 << 30] * 3
-            hi = [-(1 << 30)] * 3
+            lo = [_NO_RATE] * 3
+            hi = [-_NO_RATE] * 3
             acc = [0, 0, 0]
             for _ in range(samples):
                 self.gyro.read_rates(raw)
