@@ -219,6 +219,7 @@ def test_a_wrong_guess_of_level_is_undone_by_the_same_rule(chip):
     src.set_tilt(60, 0)
     run(t, 250)                 # 15 degrees right, as the gyro saw
     src.hold_still()
+    time.sleep_ms(900)          # the AI thinks: no polls
     t.reset()                   # as after the AI's move
     run(t, tilt._RELEVEL_MS + 1000)
     assert t.angle[0] == 0      # taken as level
@@ -286,6 +287,26 @@ def test_a_long_hold_the_gyro_saw_is_never_taken_as_level(chip):
     src.set_tilt(60, 0)
     run(t, 250)                 # 15 degrees right, as the gyro saw
     src.hold_still()
+    evs = run(t, tilt._RELEVEL_MS + 1000)
+    assert evs and all(e == tilt.RIGHT for _, e in evs)
+    assert evs[-1][0] - evs[0][0] > tilt._RELEVEL_MS
+    back_to_level(src, t)
+    assert run(t, 10000) == []
+
+
+@pytest.mark.parametrize("chip", sorted(CHIPS))
+def test_a_pause_the_gyro_saw_through_is_no_spell(chip):
+    """reset() after a move that took no longer than _MAX_DT_MS (level 1,
+    a redraw): the gyro was read on both sides of it, so the tilt held
+    through it is one it saw. Held past _RELEVEL_MS and levelled, the
+    cursor stops; taken as unseen, it ran back across the board."""
+    src, t = make(chip)
+    src.set_tilt(60, 0)
+    run(t, 250)                 # 15 degrees right, as the gyro saw
+    src.hold_still()
+    run(t, 600)
+    time.sleep_ms(tilt._MAX_DT_MS)
+    t.reset()
     evs = run(t, tilt._RELEVEL_MS + 1000)
     assert evs and all(e == tilt.RIGHT for _, e in evs)
     assert evs[-1][0] - evs[0][0] > tilt._RELEVEL_MS

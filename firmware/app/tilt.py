@@ -103,13 +103,19 @@ class Tilt:
         the axis stays unseen until a turn brings it back inside the dead
         zone, so a wrong guess is undone by the same rule.
         quiet (a menu): an axis makes no steps until it has been seen
-        level, so a tilt held into the menu does not run through it."""
+        level, so a tilt held into the menu does not run through it.
+        A pause no longer than _MAX_DT_MS between polls is no spell: the
+        gyro saw every turn, and only the steps start afresh."""
         self._held[0] = self._held[1] = 0
+        self._quiet = quiet
+        self._pending = 0
+        last = self._last
+        if not quiet and last is not None and \
+                time.ticks_diff(time.ticks_ms(), last) <= _MAX_DT_MS:
+            return
         self._still[0] = self._still[1] = 0
         self._unseen = 3
         self._guessed = 0
-        self._quiet = quiet
-        self._pending = 0
         self._last = None
         w = self._slow
         w[0] = w[1] = w[2] = w[3] = 0   # _drift's times and rate sums alike
