@@ -16,6 +16,7 @@ import host_sim  # noqa: E402
 host_sim.install()
 import machine  # noqa: E402
 import sim_clock  # noqa: E402
+import lcd_base  # noqa: E402
 import st7789  # noqa: E402
 import ili9341  # noqa: E402
 import st7789_model  # noqa: E402
@@ -84,7 +85,7 @@ def app_board(d):
         import gomoku
     except ImportError:
         return None
-    v = board_view.BoardView(d, st7789.FONT_W, st7789.FONT_H)
+    v = board_view.BoardView(d, lcd_base.FONT_W, lcd_base.FONT_H)
     g = gomoku.Game()
     v.attach(g)
     return v, g
