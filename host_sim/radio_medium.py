@@ -176,7 +176,11 @@ class UdpMedium(Medium):
         import socket
         Medium.__init__(self, **knobs)
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-        self.sock.bind(("127.0.0.1", port))
+        try:
+            self.sock.bind(("127.0.0.1", port))
+        except OSError:
+            self.sock.close()
+            raise
         self.sock.setblocking(False)
         self.port = self.sock.getsockname()[1]
         self.peers = list(peers)
@@ -187,7 +191,8 @@ class UdpMedium(Medium):
         sim_clock.add_hook(self._hook)
 
     def close(self):
-        """Give the port back."""
+        """Give the port back, and stop serving it as the clock moves."""
+        sim_clock.remove_hook(self._hook)
         self.sock.close()
 
     def install_hook(self):

@@ -196,9 +196,9 @@ def test_an_id_check_without_the_bus_baudrate_is_refused_before_any_read(
             seen.append(("read", len(read_buf), self.baudrate))
             super().write_readinto(write_buf, read_buf)
 
-        def init(self, baudrate=1000000, *args, **kw):
+        def init(self, *, baudrate=None, **kw):
             seen.append(("init", baudrate))
-            super().init(baudrate, *args, **kw)
+            super().init(baudrate=baudrate, **kw)
 
     spi = Spy(dc.BUS, baudrate=hz)
     del seen[:]

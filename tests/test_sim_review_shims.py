@@ -229,6 +229,56 @@ def test_spi_byte_takes_8_clocks_and_a_bus_nobody_drives_reads_ff():
     assert spi.read(2, 0x00) == b"\xff\xff"
 
 
+@pytest.mark.parametrize("call", [
+    lambda: machine.I2C(1, machine.Pin(27), machine.Pin(26)),
+    lambda: machine.I2C(1, frequency=100000),
+    lambda: machine.I2C(0).readfrom_mem(0x50, 0, 1, 16),
+    lambda: machine.I2C(0).readfrom_mem_into(0x50, 0, bytearray(1), 16),
+    lambda: machine.I2C(0).writeto_mem(0x50, 0, b"\x00", 16),
+    lambda: machine.SPI(0, 1000000, 1, 1),
+    lambda: machine.SPI(0, baudrate=1000000, sclk=machine.Pin(6)),
+    lambda: machine.SPI(0).init(2000000),
+    lambda: machine.Pin(5, machine.Pin.OUT, None, 1),
+    lambda: machine.Pin(5, machine.Pin.OUT, valeu=1),
+])
+def test_arguments_a_board_refuses_are_refused(call):
+    """rp2 and esp32 take scl, sda, polarity, phase, value and addrsize by
+    keyword only, and no keyword they do not know: I2C(1, Pin(27),
+    Pin(26)) or SPI(0, sclk=...) ran here and raised TypeError on a board
+    (I2C(1, 100000), rp2's freq, was read as scl=100000 at 400 kHz)."""
+    machine.forget_all()
+    machine.attach_i2c(0, 0x50, Regs(), "eeprom")
+    with pytest.raises(TypeError):
+        call()
+
+
+def test_pin_irq_with_no_arguments_keeps_the_handler():
+    """pin.irq() only returns the pin's irq object on a board; it took the
+    handler away here."""
+    machine.forget_all()
+    P = machine.Pin
+    p = P(6, P.IN, P.PULL_UP)
+    seen = []
+    p.irq(seen.append, trigger=P.IRQ_FALLING)
+    p.irq()
+    machine.drive_pin(6, 0)
+    assert seen == [p]
+    p.irq(None)
+    machine.drive_pin(6, None)
+    machine.drive_pin(6, 0)
+    assert seen == [p]
+
+
+def test_pwm_drives_a_pin_that_was_never_an_output():
+    """PWM(Pin(n)) drives the pin whatever its mode; at duty 0 it read as
+    the pin's floating input here (1: a backlight lit that is dark)."""
+    machine.forget_all()
+    pwm = machine.PWM(machine.Pin(13), duty_u16=0)
+    assert machine.pin_level(13) == 0
+    pwm.duty_u16(65535)
+    assert machine.pin_level(13) == 1
+
+
 def test_pwm_duty_zero_holds_the_pin_low():
     machine.forget_all()
     pin = machine.Pin(13, machine.Pin.OUT, value=1)

@@ -343,3 +343,14 @@ def test_a_peer_gone_does_not_stop_the_medium():
     finally:
         peer.close()
         real.close()
+
+
+def test_a_closed_medium_leaves_the_clock_alone():
+    """close() gave the port back but left the medium's hook on the clock:
+    the next time the clock moved, the hook pumped a closed socket
+    (ValueError: file descriptor cannot be a negative integer)."""
+    medium, ear = listening_medium()
+    medium.install_hook()               # as Device does after a reset
+    medium.close()
+    sim_clock.advance_us(10)
+    assert sim_clock.now_us() == 10

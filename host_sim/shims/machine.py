@@ -27,8 +27,11 @@ DC change within it) and per I2C transfer, like a logic-analyser capture.
 
 Pin(n), SPI(n) and I2C(n) return the one object for that pin or bus, made
 the first time, as the rp2 and esp32 ports do (theirs are static: making
-one allocates nothing). `hardware(board)` makes a board's up front, so a
-heap measured from then on holds only what the firmware allocates.
+one allocates nothing). They take the arguments both ports take: what
+either refuses (an unknown keyword, a keyword-only argument given by
+position) raises TypeError here too. `hardware(board)` makes a board's up
+front, so a heap measured from then on holds only what the firmware
+allocates.
 
 Runs on CPython and on the MicroPython unix port.
 """
@@ -163,11 +166,13 @@ class Pin:
     def __new__(cls, id, *args, **kw):
         return _one(cls, id)
 
-    def __init__(self, id, mode=-1, pull=-1, value=None, **kw):
+    def __init__(self, id, mode=-1, pull=-1, *, value=None, alt=-1,
+                 drive=None, hold=None):
         self.id = id
-        self.init(mode, pull, value)
+        self.init(mode, pull, value=value)
 
-    def init(self, mode=-1, pull=-1, value=None, **kw):
+    def init(self, mode=-1, pull=-1, *, value=None, alt=-1, drive=None,
+             hold=None):
         pid = self.id
         before = pin_level(pid)
         if mode != -1:
@@ -203,7 +208,14 @@ class Pin:
     def toggle(self):
         self.value(1 - _levels.get(self.id, 0))
 
-    def irq(self, handler=None, trigger=IRQ_FALLING | IRQ_RISING, **kw):
+    def irq(self, *args, **kw):
+        """With no arguments the IRQ stays as it is (the ports return their
+        irq object then; there is none here)."""
+        if args or kw:
+            self._set_irq(*args, **kw)
+
+    def _set_irq(self, handler=None, trigger=IRQ_FALLING | IRQ_RISING,
+                 hard=False):
         if handler is None:
             _irqs.pop(self.id, None)
         else:
@@ -254,17 +266,18 @@ class SPI:
     def __new__(cls, id, *args, **kw):
         return _one(cls, id)
 
-    def __init__(self, id, baudrate=1000000, polarity=0, phase=0, bits=8,
-                 firstbit=0, sck=None, mosi=None, miso=None, **kw):
+    def __init__(self, id, baudrate=1000000, *, polarity=0, phase=0, bits=8,
+                 firstbit=0, sck=None, mosi=None, miso=None):
         self.id = id
-        self.init(baudrate, polarity, phase, bits, firstbit)
+        self.init(baudrate=baudrate, polarity=polarity, phase=phase,
+                  bits=bits, firstbit=firstbit)
 
     def __repr__(self):
         return "SPI(%s, baudrate=%d, polarity=%d, phase=%d)" % (
             self.id, self.baudrate, self.polarity, self.phase)
 
-    def init(self, baudrate=None, polarity=None, phase=None, bits=None,
-             firstbit=None, **kw):
+    def init(self, *, baudrate=None, polarity=None, phase=None, bits=None,
+             firstbit=None):
         """As rp2's SPI.init: what is not given stays as it was."""
         if baudrate is not None:
             self.baudrate = baudrate
@@ -340,7 +353,9 @@ class I2C:
     def __new__(cls, id=0, *args, **kw):
         return _one(cls, id)
 
-    def __init__(self, id=0, scl=None, sda=None, freq=400000, **kw):
+    def __init__(self, id=0, *, scl=None, sda=None, freq=400000,
+                 timeout=50000):
+        # freq keyword-only as on esp32 (rp2 also takes it second)
         self.id = id
         self.freq = freq
         self._t0 = 0
@@ -355,7 +370,9 @@ class I2C:
     def _device(self, addr):
         dev = _i2c_devices.get(self.id, {}).get(addr)
         if dev is None:
-            raise OSError(19)   # MicroPython: ENODEV, the address was NACKed
+            # the address was NACKed: ENODEV as esp32 raises it (rp2
+            # raises EIO, 5): a driver must take both
+            raise OSError(19)
         return dev
 
     def _clock(self, nbytes):
@@ -392,14 +409,14 @@ class I2C:
         self.readfrom_into(addr, buf, stop)
         return bytes(buf)
 
-    def writeto_mem(self, addr, memaddr, buf, addrsize=8):
+    def writeto_mem(self, addr, memaddr, buf, *, addrsize=8):
         model, name = self._device(addr)
         data = _memaddr(memaddr, addrsize) + bytes(buf)
         model.i2c_write(data)
         self._clock(len(data))
         self._record(name, addr, data, b"")
 
-    def readfrom_mem_into(self, addr, memaddr, buf, addrsize=8):
+    def readfrom_mem_into(self, addr, memaddr, buf, *, addrsize=8):
         mem = _memaddr(memaddr, addrsize)
         model, name = self._device(addr)
         model.i2c_write(mem)                # repeated start follows
@@ -409,9 +426,9 @@ class I2C:
         self._clock(len(mem) + 1 + len(buf))   # + the address again
         self._record(name, addr, mem, rx)
 
-    def readfrom_mem(self, addr, memaddr, nbytes, addrsize=8):
+    def readfrom_mem(self, addr, memaddr, nbytes, *, addrsize=8):
         buf = bytearray(nbytes)
-        self.readfrom_mem_into(addr, memaddr, buf, addrsize)
+        self.readfrom_mem_into(addr, memaddr, buf, addrsize=addrsize)
         return bytes(buf)
 
 
@@ -440,6 +457,8 @@ class PWM:
     def __init__(self, pin, freq=1000, duty_u16=0, **kw):
         self.pin = pin
         self._freq = freq
+        # the PWM drives the pin, whatever its mode was
+        pin.init(Pin.OUT, value=1 if duty_u16 else 0)
         self.duty_u16(duty_u16)
 
     def freq(self, f=None):

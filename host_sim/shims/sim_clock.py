@@ -55,6 +55,11 @@ def add_hook(fn):
     _hooks.append(fn)
 
 
+def remove_hook(fn):
+    """Stop calling fn (a medium closed), however often it was added."""
+    _hooks[:] = [h for h in _hooks if h != fn]
+
+
 def advance_us(us):
     """Time passes (a sleep, a bus transfer); a real clock really waits.
 
