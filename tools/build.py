@@ -292,7 +292,7 @@ def main(argv=None):
             report = build(name, Path(args.out), args.opt, args.march)
             if not args.quiet:
                 print(format_report(report))
-    except BuildError as e:
+    except (BuildError, OSError) as e:      # OSError: an --out it cannot write
         print("build failed: %s" % e, file=sys.stderr)
         return 1
     return 0

@@ -165,8 +165,12 @@ class MicroBit:
         except FileNotFoundError:
             raise LinkError("%s not found (apt-get install qemu-system-arm)"
                             % self.qemu) from None
-        self._read_until(b">>> ", self.boot_timeout)
-        self._enter_raw()
+        try:
+            self._read_until(b">>> ", self.boot_timeout)
+            self._enter_raw()
+        except BaseException:           # no emulator left running
+            self.close()
+            raise
         return self
 
     def close(self):
@@ -1100,6 +1104,15 @@ def main(argv=None):
     for p in a.put if a.cmd == "exec" else ():
         if not Path(p).is_file():
             ap.error("--put %s: no such file" % p)
+    try:
+        return _run(a)
+    except LinkError as e:          # no qemu or firmware, a link that failed
+        print("mcu: %s" % e, file=sys.stderr)
+        return 1
+
+
+def _run(a):
+    """The subcommand `a.cmd`, its arguments checked: its exit status."""
     if a.cmd == "game":
         rep = play_game(a.level, a.rule, a.opening, strip=not a.no_strip, engine=a.engine)
         print(json.dumps(rep, indent=1))

@@ -58,8 +58,12 @@ class BuildError(RuntimeError):
 
 
 def _run(cmd, cwd, log=None):
-    run = subprocess.run(cmd, cwd=str(cwd), capture_output=True, text=True,
-                         env=dict(os.environ, LC_ALL="C.UTF-8", CXXFLAGS="-std=gnu++14"))
+    try:
+        run = subprocess.run(cmd, cwd=str(cwd), capture_output=True, text=True,
+                             env=dict(os.environ, LC_ALL="C.UTF-8", CXXFLAGS="-std=gnu++14"))
+    except FileNotFoundError:
+        raise BuildError("%s not found: tools/ensure-debs.sh installs the firmware's "
+                         "build tools (run it as root)" % cmd[0]) from None
     if log:
         Path(log).write_text(run.stdout + run.stderr)
     if run.returncode:
@@ -173,15 +177,17 @@ def main(argv=None):
     if args.command == "build":
         print(path)
         return
-    with mcu.MicroBit(firmware=str(path)) as mb:
-        try:
+    try:
+        with mcu.MicroBit(firmware=str(path)) as mb:
             if args.command == "margin":
                 rep = {"level": args.level, "rule": args.rule, "seed": args.opening,
                        "heap_bytes": margin(mb, args.level, args.rule, args.opening)}
             else:
                 rep = play_game(mb, args.level, args.rule, args.opening)
-        except mcu.MicroBitError as e:
-            sys.exit("mcu_firmware: the game failed on the board:\n%s" % e.traceback)
+    except mcu.MicroBitError as e:
+        sys.exit("mcu_firmware: the game failed on the board:\n%s" % e.traceback)
+    except mcu.LinkError as e:      # no qemu, a link that failed
+        sys.exit("mcu_firmware: %s" % e)
     print(json.dumps(rep))
 
 
