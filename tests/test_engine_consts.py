@@ -95,3 +95,32 @@ def test_level1_and_the_searches_weigh_shapes_alike():
     import ai
     import candscan
     assert list(ai._W) == list(candscan._W)
+
+
+def test_the_score_thresholds_are_the_sums_of_the_weights_they_name():
+    """candscan's thresholds (level 1's literal copies: the next test)
+    are sums of _W over a point's lines: retuning a weight must move them."""
+    import candscan as c
+    w = c._W
+    assert c._WIN == w[10]
+    assert c._W_FOUR == w[7]
+    assert c._W_DOUBLE == 2 * min(w[5], w[6])            # two threes
+    assert c._W_FOUR_THREE == w[7] + min(w[5], w[6])     # a four and a three
+    assert c._W_STRAIGHT == w[9] == w[8]                 # straight four, two fours on a line
+
+
+def test_level1_tiers_turn_at_candscans_thresholds():
+    """ai._key writes candscan's _WIN, _W_FOUR_THREE and _W_DOUBLE as
+    literals (a const import costs the micro:bit's heap too much): its
+    tiers must still turn exactly there."""
+    import ai
+    import candscan as c
+
+    def tier(a, d):
+        return ai._key(a, d) >> 20
+
+    assert (tier(c._WIN, 0), tier(c._WIN - 1, 0)) == (6, 4)
+    assert (tier(0, c._WIN), tier(0, c._WIN - 1)) == (5, 3)
+    assert (tier(c._W_FOUR_THREE, 0), tier(c._W_FOUR_THREE - 1, 0)) == (4, 2)
+    assert (tier(0, c._W_FOUR_THREE), tier(0, c._W_FOUR_THREE - 1)) == (3, 1)
+    assert (tier(c._W_DOUBLE, 0), tier(c._W_DOUBLE - 1, 0)) == (2, 0)

@@ -2,8 +2,10 @@
 # Level 1: a single-ply scorer over the shape tables; allocates nothing.
 # Higher levels come from the search module, imported only when asked for.
 # per-direction weight of a shape code (see gomoku). Sums rank: five >
-# straight four, double four, four-three (>= 780) > double three (>= 600)
-# > four > three > twos.
+# straight four, double four, four-three, three threes (>= 780) > double
+# three (>= 600) > four > three > twos. The thresholds below are candscan's
+# _WIN, _W_FOUR_THREE and _W_DOUBLE as literals: importing const here took
+# the micro:bit's renju game past its heap (gamestate failed to import).
 _W = (0, 1, 6, 20, 30, 300, 320, 480, 4000, 4000, 30000)
 SEED = [0]
 # the levels the handheld's menu offers: 1 here, 2 in search (its top).
@@ -37,7 +39,8 @@ def best_move(g, level=1):
             raise refusal.error(8, level)           # no such level
         return search.best_move(g, level)
     # Level 1, here and not in a function of its own: renju's check below
-    # recurses, and the micro:bit's C stack is short (a frame each call).
+    # calls pattern.update, and the micro:bit's C stack is short (a frame
+    # each call).
     W = _W
     P = g.pat
     bd = g.board

@@ -55,7 +55,8 @@ _S_QUIET = const(0)
 _S_FIVE = const(1)          # a five to play, at _POINT
 _S_BLOCK = const(2)         # one five of the other side's to block, at _POINT
 _S_LOST = const(3)          # two to block
-_S_THREAT = const(4)        # a straight four or four-three to play, at _POINT
+_S_THREAT = const(4)        # at _POINT: a straight four, or 780 up (a four-three,
+                            # two fours, three threes) against no four
 
 
 def gen(g, ply, me):

@@ -46,17 +46,16 @@ _c._mv = bytearray(_MP * _MW)
 _c._sc = [0] * (_MP * _MW)
 _mv = _c._mv
 _sc = _c._sc
-_kl = bytearray(_MP)
-_hs = bytearray(225)
-_rv = [0] * _MW
-_tv = [0] * _MW
-_rm = bytearray(_MW)
+_kl = bytearray(_MP)        # each ply's killer move (255: none)
+_hs = bytearray(225)        # history: each point's cut-offs, by depth
+_rv = [0] * _MW             # the root moves' values, last whole iteration
+_tv = [0] * _MW             # their values in the iteration under way
+_rm = bytearray(_MW)        # the root moves, best first after an iteration
 _g = _c._g
-_tt = bytearray(8)
-_lv = [0, 1]
-_ans = bytearray(12)
-_bad = bytearray(_MW)
-# _lv: level of the TT, search generation (entries of older searches are empty)
+_tt = bytearray(8)          # the TT, sized by prepare()
+_lv = [0, 1]                # the TT's level; search generation (older: empty)
+_ans = bytearray(12)        # _guard: vct.answers' points
+_bad = bytearray(_MW)       # _guard: 1 where the opponent keeps its VCT
 
 
 def levels():
@@ -237,8 +236,9 @@ def _ab(g, me, depth, alpha, beta, ply):
 
 def _guard(g, me, n, L):
     # if the opponent, given a free move, has a VCT: its first move and
-    # answers join the candidates, and those after which it still has one
-    # are dropped (all kept if none is left)
+    # answers join the candidates (_MW at most: past it each one more takes
+    # the last slot), and those after which it still has one are dropped
+    # (all kept if none is left)
     g.turn = 3 - me
     t = _v.search(g, 3 - me, L[6], L[7], L[9], L[3])
     g.turn = me

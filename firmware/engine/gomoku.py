@@ -35,9 +35,10 @@
 # each module on import: importing the parts one by one, largest first,
 # keeps both in reach. gamestate imports renju, so renju compiles first:
 # the other way round, renju's compile needs a larger free block than is
-# left. Error
-# texts live in refusal, loaded only to raise one. Calls nest at most
-# two deep below play() and best_move(): each takes ~240 bytes of stack.
+# left. Error texts live in refusal, loaded only to raise one. Calls nest
+# at most two deep below play() and level 1's best_move(): each takes ~240
+# bytes of stack (level 2 nests deeper: the micro:bit runs it frozen, with
+# MICROPY_STACKLESS).
 import shapes  # noqa: F401
 from pattern import STEP  # noqa: F401
 import renju  # noqa: F401

@@ -1,5 +1,5 @@
-"""The search levels' seeded xorshift, their pick among near-best moves and
-their first two moves."""
+"""The search levels' seeded xorshift, their pick among near-best moves,
+their first two moves and a legal move when no candidate is left."""
 from candscan import _g, const
 
 _PRNG = const(9)            # candscan._g slot

@@ -4,7 +4,8 @@ vct(g, me, depth, width): the first move of a forced win for `me` (to move)
 made of fours and threes, or -1. Each three is answered by every defence
 there is: a stone on a point where the three becomes a four, or a four of
 the defender's own (the attacker blocks it and the three stands). VCF
-(vcf) is tried first at every attacker node. Its moves are counted in
+(vcf) is tried before the threes wherever the attacker has a four and is
+not confined to blocking the defender's. Its moves are counted in
 candscan._g[_VCT_NODES] up to [_VCT_LIMIT]; buffers exist at import, a
 call allocates nothing.
 """
