@@ -278,35 +278,23 @@ def test_a_turn_made_between_polls_is_levelled_after_a_still_spell(chip):
     assert tilt._RELEVEL_MS >= 2 * 2500     # the held-tilt test's 2.5 s, twice over
 
 
+@pytest.mark.parametrize("pause", [False, True], ids=["polled", "short-pause"])
 @pytest.mark.parametrize("chip", sorted(CHIPS))
-def test_a_long_hold_the_gyro_saw_is_never_taken_as_level(chip):
+def test_a_long_hold_the_gyro_saw_is_never_taken_as_level(chip, pause):
     """The player holds the cursor against the edge for longer than
     _RELEVEL_MS, then levels the device: the cursor stops there, and does
-    not run back the other way."""
+    not run back the other way. So too after reset() following a pause no
+    longer than _MAX_DT_MS (a quick AI reply, a redraw): the gyro was read
+    on both sides of it, so the tilt held through it is one it saw (taken
+    as unseen, it ran back across the board)."""
     src, t = make(chip)
     src.set_tilt(60, 0)
     run(t, 250)                 # 15 degrees right, as the gyro saw
     src.hold_still()
-    evs = run(t, tilt._RELEVEL_MS + 1000)
-    assert evs and all(e == tilt.RIGHT for _, e in evs)
-    assert evs[-1][0] - evs[0][0] > tilt._RELEVEL_MS
-    back_to_level(src, t)
-    assert run(t, 10000) == []
-
-
-@pytest.mark.parametrize("chip", sorted(CHIPS))
-def test_a_pause_the_gyro_saw_through_is_no_spell(chip):
-    """reset() after a move that took no longer than _MAX_DT_MS (level 1,
-    a redraw): the gyro was read on both sides of it, so the tilt held
-    through it is one it saw. Held past _RELEVEL_MS and levelled, the
-    cursor stops; taken as unseen, it ran back across the board."""
-    src, t = make(chip)
-    src.set_tilt(60, 0)
-    run(t, 250)                 # 15 degrees right, as the gyro saw
-    src.hold_still()
-    run(t, 600)
-    time.sleep_ms(tilt._MAX_DT_MS)
-    t.reset()
+    if pause:
+        run(t, 600)
+        time.sleep_ms(tilt._MAX_DT_MS)
+        t.reset()
     evs = run(t, tilt._RELEVEL_MS + 1000)
     assert evs and all(e == tilt.RIGHT for _, e in evs)
     assert evs[-1][0] - evs[0][0] > tilt._RELEVEL_MS
