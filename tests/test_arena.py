@@ -1,7 +1,9 @@
 """The arena referees Gomocup brains: legal games end in five, faults lose."""
+import signal
 import subprocess
 import sys
 import textwrap
+import time
 
 import pytest
 
@@ -111,6 +113,26 @@ def test_every_garbage_answer_loses_with_its_reason(tmp_path, answer, reason):
                           timeout=3 if answer == "" else 20, idx_black=0, idx_white=1)
     assert rec.winner == 1 and rec.moves == [], rec
     assert rec.reason.startswith(reason), rec.reason
+
+
+def test_ctrl_c_ends_the_arena_and_its_brains_at_once(tmp_path):
+    """SIGINT to the arena alone (its brains not signalled, as from a
+    script): 'arena: interrupted', exit 130, no traceback, and the brains
+    thinking are ended, not waited for until their timeout; no game more
+    starts."""
+    mark = tmp_path / "thinking"
+    slow = brain_script(tmp_path, "slow", 'open(%r, "a").write("x"); '
+                        'time.sleep(600)' % str(mark))
+    proc = subprocess.Popen([PY, str(arena.ROOT / "tools" / "arena.py"), slow, slow,
+                             "--games", "8", "--timeout", "600"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    while not mark.exists() or len(mark.read_text()) < 2:     # both games under way
+        assert proc.poll() is None
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=120)    # not the brains' 600 s
+    assert (proc.returncode, err) == (130, "arena: interrupted\n"), err
+    assert mark.read_text() == "xx"             # no game more started
 
 
 def test_timeout_loses(tmp_path):

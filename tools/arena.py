@@ -90,6 +90,9 @@ def brain_argv(command):
     return argv
 
 
+_LIVE = set()       # the brains' processes running: ended on Ctrl-C
+
+
 class Brain:
     """One brain process, driven over stdin/stdout."""
 
@@ -104,6 +107,7 @@ class Brain:
         except OSError:
             self._err.close()
             raise
+        _LIVE.add(self.proc)
         self._buf = b""
 
     def _crashed(self, how="crashed"):
@@ -189,6 +193,7 @@ class Brain:
         except subprocess.TimeoutExpired:
             self.proc.kill()
             self.proc.wait()
+        _LIVE.discard(self.proc)
         self._err.close()
 
 
@@ -466,7 +471,13 @@ def run_match(cmd_a, cmd_b, games=10, rule=FREESTYLE, timeout=30.0, seed=1,
         return rec
 
     with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
-        records = list(pool.map(one, jobs))
+        try:
+            records = list(pool.map(one, jobs))
+        except KeyboardInterrupt:   # Ctrl-C: no more games, and a brain
+            pool.shutdown(wait=False, cancel_futures=True)
+            for proc in list(_LIVE):    # the signal missed would hold its
+                proc.kill()             # game's thread
+            raise
     return MatchResult(names or [str(cmd_a), str(cmd_b)], records, rule)
 
 
@@ -553,4 +564,8 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except KeyboardInterrupt:       # the games in play are dropped
+        print("arena: interrupted", file=sys.stderr)
+        sys.exit(130)
