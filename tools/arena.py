@@ -8,7 +8,7 @@ centre), colours swapped within each pair. The referee is the project's own
 A brain that cannot start, or answers its first move with ERROR or UNKNOWN
 (a rule it does not play), loses too, and when it does so in every game
 the CLI says it never started and exits 2: its opponent's score says
-nothing.
+nothing. Ctrl-C ends a match at once, its brains with it (exit 130).
 
 CLI:
     python tools/arena.py "CMD A" "CMD B" --games 20 --rule 0 --timeout 30
