@@ -473,10 +473,12 @@ def run_match(cmd_a, cmd_b, games=10, rule=FREESTYLE, timeout=30.0, seed=1,
     with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
         try:
             records = list(pool.map(one, jobs))
-        except KeyboardInterrupt:   # Ctrl-C: no more games, and a brain
+        except KeyboardInterrupt:
+            # Ctrl-C: no more games, and the brains in play killed (one the
+            # signal missed would hold its game's thread to its timeout)
             pool.shutdown(wait=False, cancel_futures=True)
-            for proc in list(_LIVE):    # the signal missed would hold its
-                proc.kill()             # game's thread
+            for proc in list(_LIVE):
+                proc.kill()
             raise
     return MatchResult(names or [str(cmd_a), str(cmd_b)], records, rule)
 
