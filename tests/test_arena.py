@@ -523,6 +523,13 @@ def test_openings_asked_past_those_that_exist_are_refused_soon(monkeypatch):
     assert len(drawn) < 2 * arena._OPENING_MISSES
 
 
+def test_the_fruitless_draws_are_counted_in_a_row(monkeypatch):
+    """The limit is on draws in a row that find nothing new, not on all
+    draws: 60 openings take more than 50 draws."""
+    monkeypatch.setattr(arena, "_OPENING_MISSES", 50)
+    assert len(arena.openings(60, seed=1)) == 60
+
+
 def test_quickmatch_counts_draws(monkeypatch):
     import quickmatch
 
