@@ -2,8 +2,8 @@
 mutation review): each test here fails on its mutant and matters on a
 board or to a user. The calibration's limits, a diagonal's queued step,
 scripts at the gyros' full scale, the shim's Pin.init/irq/PWM, the pair
-pipe closed after pairing, a port it cannot bind, play.py's padded moves,
-Ctrl-C while the micro:bit boots."""
+pipe closed after pairing, a port it cannot bind, play.py's padded moves
+(and in test_tools_review_errors, Ctrl-C while the micro:bit boots)."""
 import socket
 
 import pytest
@@ -109,35 +109,3 @@ def test_a_move_padded_past_any_real_one_is_refused_not_read():
     with pytest.raises(ValueError, match="not a move"):
         play.parse_move("h" + "0" * 30 + "8")   # h8, once read so
     assert play.parse_move("10 ,  10") == (10, 10)
-
-
-def test_ctrl_c_while_booting_leaves_no_emulator_running(tmp_path, monkeypatch):
-    import subprocess
-    import mcu
-    silent = tmp_path / "qemu"
-    silent.write_text("#!/bin/sh\nexec sleep 60\n")
-    silent.chmod(0o755)
-    firmware = tmp_path / "firmware.hex"
-    firmware.write_text("")
-    started = []
-    real_popen = subprocess.Popen
-
-    def popen(*args, **kw):
-        started.append(real_popen(*args, **kw))
-        return started[-1]
-
-    def interrupted(*args, **kw):
-        raise KeyboardInterrupt
-
-    monkeypatch.setattr(mcu.subprocess, "Popen", popen)
-    board = mcu.MicroBit(firmware=str(firmware), qemu=str(silent), boot_timeout=5)
-    monkeypatch.setattr(board, "_read_until", interrupted)
-    try:
-        with pytest.raises(KeyboardInterrupt):
-            board.start()
-        assert started and started[0].poll() is not None, "qemu left running"
-    finally:
-        for proc in started:
-            if proc.poll() is None:
-                proc.kill()
-                proc.wait()

@@ -15,9 +15,16 @@ import mcu  # noqa: E402
 import mcu_firmware  # noqa: E402
 
 
-def test_a_boot_that_never_shows_the_prompt_leaves_no_emulator_running(tmp_path, monkeypatch):
-    """start() gives up on a board that never prints its prompt: the qemu
-    it started is ended, not left running after the LinkError."""
+def _interrupted(*args, **kw):
+    raise KeyboardInterrupt
+
+
+@pytest.mark.parametrize("ctrl_c", [False, True], ids=["timeout", "ctrl-c"])
+def test_a_boot_that_never_shows_the_prompt_leaves_no_emulator_running(
+        tmp_path, monkeypatch, ctrl_c):
+    """start() gives up on a board that never prints its prompt, or is
+    stopped by Ctrl-C while it waits: the qemu it started is ended, not
+    left running after the LinkError or the KeyboardInterrupt."""
     silent = tmp_path / "qemu"
     silent.write_text("#!/bin/sh\nexec sleep 60\n")
     silent.chmod(0o755)
@@ -32,8 +39,11 @@ def test_a_boot_that_never_shows_the_prompt_leaves_no_emulator_running(tmp_path,
 
     monkeypatch.setattr(mcu.subprocess, "Popen", popen)
     board = mcu.MicroBit(firmware=str(firmware), qemu=str(silent), boot_timeout=0.3)
+    if ctrl_c:
+        monkeypatch.setattr(board, "_read_until", _interrupted)
     try:
-        with pytest.raises(mcu.LinkError, match="timeout"):
+        with pytest.raises(KeyboardInterrupt if ctrl_c else mcu.LinkError,
+                           match=None if ctrl_c else "timeout"):
             board.start()
         assert len(started) == 1
         assert started[0].poll() is not None, "qemu left running"
