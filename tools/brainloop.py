@@ -52,12 +52,17 @@ def error_line(text):
     return "ERROR " + text
 
 
+def digits(text):
+    """True for ASCII digits only: str.isdigit() takes '²' and other
+    scripts' digits too, and int() reads some of them."""
+    return text.isascii() and text.isdigit()
+
+
 def number(text):
     """int() of ASCII digits, a leading minus allowed; ValueError for
     anything else, such as the '1_4' and other scripts' digits int() takes."""
     t = text.strip()
-    d = t[1:] if t[:1] == "-" else t
-    if not (d.isascii() and d.isdigit()):
+    if not digits(t[1:] if t[:1] == "-" else t):
         raise ValueError("not a number: %r" % text)
     return int(t)
 

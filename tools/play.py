@@ -17,6 +17,7 @@ if _ENGINE not in sys.path:
 
 import ai  # noqa: E402
 import gomoku  # noqa: E402
+from brainloop import digits  # noqa: E402  (tools/, the script's folder)
 
 SIZE = 15
 LETTERS = "abcdefghijklmno"
@@ -39,11 +40,6 @@ def _levels():
     return engine_levels()
 
 
-def _digits(s):
-    """True for ASCII digits only (str.isdigit() takes '²' and '٣' too)."""
-    return s.isascii() and s.isdigit()
-
-
 def parse_move(text):
     """'h8' or '7 7' / '7,7' -> (x, y); ValueError with a reason otherwise."""
     t = text.strip().lower()
@@ -53,12 +49,12 @@ def parse_move(text):
         col, row = t[:1], t[1:].strip()
         if col not in LETTERS:
             raise ValueError("column %r is not a-o" % col)
-        if not _digits(row):
+        if not digits(row):
             raise ValueError("%r: a column letter wants a row number, like h8" % text)
         x, y = LETTERS.index(col), SIZE - int(row)
     else:
         parts = t.replace(",", " ").split()
-        if len(parts) != 2 or not all(_digits(p) for p in parts):
+        if len(parts) != 2 or not all(digits(p) for p in parts):
             raise ValueError("%r is not a move (try h8 or 7 7)" % text)
         x, y = int(parts[0]), int(parts[1])
     if not (0 <= x < SIZE and 0 <= y < SIZE):
