@@ -240,6 +240,8 @@ def test_spi_byte_takes_8_clocks_and_a_bus_nobody_drives_reads_ff():
     lambda: machine.SPI(0).init(2000000),
     lambda: machine.Pin(5, machine.Pin.OUT, None, 1),
     lambda: machine.Pin(5, machine.Pin.OUT, valeu=1),
+    lambda: machine.Pin(5).init(machine.Pin.OUT, None, 1),
+    lambda: machine.Pin(6).irq(lambda p: None, priority=1),
 ])
 def test_arguments_a_board_refuses_are_refused(call):
     """rp2 and esp32 take scl, sda, polarity, phase, value and addrsize by
