@@ -350,18 +350,23 @@ def test_goodbye_is_said_once_and_both_radios_power_down():
     a = M.Match(na.radio, host=True, seed=18, now_ms=time.ticks_ms())
     b = M.Match(nb.radio, host=False, seed=19, now_ms=time.ticks_ms())
     step(a, b, lambda: a.state == b.state == M.PAIRED)
-    byes = []
+    byes, answers = [], []
     medium.listeners.append(
         lambda f: byes.append(f) if not f.is_ack and f.payload[1] == L.BYE
         else None)
     a.close()
     assert len(byes) == 1 and a.state == M.CLOSED
     assert na.model.mode == POWER_DOWN
+    # the joiner sends nothing more: the host's radio is off
+    medium.listeners.append(
+        lambda f: answers.append(f) if not f.is_ack
+        and not f.payload[2] & L.F_HOST else None)
     events = []
     while len(events) < 20 and M.EV_PEER_LEFT not in events:
         events.append(b.poll(time.ticks_ms()))
         time.sleep_ms(5)
     assert M.EV_PEER_LEFT in events and b.state == M.CLOSED and nb.model.mode == POWER_DOWN
+    assert answers == []
     # unheard, goodbye is tried three times, no more
     _, j, _, _ = setup_pair(seed=20)
     j.link.radio = radio = _FlakyRadio([False] * 5)

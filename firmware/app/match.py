@@ -569,7 +569,7 @@ class Match:
         elif typ == L.REMATCH:
             self._on_rematch(game, seq)
         elif typ == L.BYE:
-            self._ack(seq, L.BYE)
+            # not acknowledged: the sender powered its radio down after it
             self.state = CLOSED
             self._event(EV_PEER_LEFT)
             self.link.radio.power_down()
