@@ -636,6 +636,17 @@ class Device:
             os.chdir(cwd)
             self._runs_ended += 1
 
+    def run_live(self, hook, script=None):
+        """run() on the wall clock, hook(now_us) called at every tick: a
+        front end's frame. The clock is virtual again after."""
+        sim_clock.set_real(True)
+        sim_clock.add_hook(hook)
+        try:
+            return self.run(script)
+        finally:
+            sim_clock.remove_hook(hook)
+            sim_clock.set_real(False)
+
 
 def forget_firmware():
     """Unload every firmware module (the chip models and shims stay: they

@@ -401,12 +401,9 @@ class TerminalView:
             tty.setcbreak(fd)
         # the alternate screen: on quit the shell comes back as it was
         self.out.write("\x1b[?1049h\x1b[2J\x1b[?25l")
-        sim_clock.set_real(True)
-        sim_clock.add_hook(self._hook)
         try:
-            return self.device.run(script)
+            return self.device.run_live(self._hook, script)
         finally:
-            sim_clock.set_real(False)
             if self._old is not None:
                 termios.tcsetattr(fd, termios.TCSADRAIN, self._old)
             self.out.write("\x1b[0m\x1b[?25h\x1b[?1049l")

@@ -9,7 +9,6 @@ forward); letting go levels it.
 """
 import os
 
-import sim_clock
 from host_sim import save_screen
 
 _TILT_DEG = 20.0
@@ -255,10 +254,7 @@ class WindowView:
         self.draw()
 
     def run(self, script=None):
-        sim_clock.set_real(True)
-        sim_clock.add_hook(self._hook)
         try:
-            return self.device.run(script)
+            return self.device.run_live(self._hook, script)
         finally:
-            sim_clock.set_real(False)
             self.pg.quit()

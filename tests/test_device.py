@@ -550,6 +550,25 @@ def test_wall_clock_taps_of_two_keys_keep_their_order(tmp_path):
     assert seen == [("left",), (), ("place",), ()]
 
 
+def test_a_front_end_runs_on_the_wall_clock_and_leaves_it_virtual(tmp_path):
+    """A view's run follows the wall clock, drawing at its hook; once the
+    run ends the clock is virtual again and the hook is gone, so a device
+    run after it is as repeatable as any headless one."""
+    import sim_clock
+    dev = device.Device(board_sim, str(tmp_path))
+    out = io.StringIO()
+    view = terminal.TerminalView(dev, out=out, keys=False)
+    wall = sim_clock._wall_us()
+    dev.run_live(view._hook, device.Script.parse("at 400\nend\n"))
+    assert sim_clock._wall_us() - wall >= 400000
+    assert "\u2580" in out.getvalue()              # drawn while it ran
+    assert view._hook not in sim_clock._hooks and not sim_clock._real
+    start = sim_clock.now_us()
+    wall = sim_clock._wall_us()
+    dev.run(until_ms=start // 1000 + 5000)
+    assert sim_clock._wall_us() - wall < 4000000
+
+
 def test_terminal_arrow_press_is_one_cursor_step(tmp_path):
     """An arrow press is one joystick tap: one cursor step, never two."""
     import sim_clock
