@@ -11,6 +11,9 @@ import os
 
 from host_sim import save_screen
 
+# pygame greets on import; the simulator's console is for the firmware
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
 _TILT_DEG = 20.0
 _DRAG_DEG_PER_PX = 0.25
 _FRAME_S = 1 / 30

@@ -274,7 +274,8 @@ def format_report(report):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--board", action="append",
-                        help="board to build (repeatable); see boards/board_*.py")
+                        help="board to build (repeatable): %s"
+                        % ", ".join(sorted(boards())))
     parser.add_argument("--all", action="store_true", help="build every board")
     parser.add_argument("--out", default=str(BUILD), help="output root (build/)")
     parser.add_argument("--opt", type=int, default=OPT, choices=range(4),
