@@ -3,7 +3,7 @@
 gen(g, ply, me): the best `width` points for `me` to move (attack twice,
 defence once) into _mv/_sc at slot `ply` (none at width 0), the status (five
 to play, forced block, lost, win threat), the static eval and the count of
-four-points, in _g. settled(n, ply): the score that status settles, if any.
+four-points, in _g.
 """
 try:
     from micropython import const
@@ -167,17 +167,3 @@ def gen(g, ply, me):
         _g[_STATUS] = _S_THREAT
         _g[_POINT] = mp
     return n
-
-
-def settled(n, ply):
-    """After gen at ply kept n candidates: the score its status settles for
-    the side to move (a win sooner, a loss later, counted from ply), or
-    None where the search must look further."""
-    st = _g[_STATUS]
-    if st == _S_FIVE:
-        return _WIN - ply - 1
-    if st == _S_LOST or (st == _S_BLOCK and n == 0):
-        return ply + 2 - _WIN
-    if st == _S_THREAT:
-        return _WIN - ply - 3
-    return None

@@ -37,7 +37,10 @@ _POINT = const(8)
 _FOURS = const(10)
 _WIDTH = const(11)
 _S_QUIET = const(0)
+_S_FIVE = const(1)
 _S_BLOCK = const(2)
+_S_LOST = const(3)
+_S_THREAT = const(4)
 
 _c._mv = bytearray(_MP * _MW)
 _c._sc = [0] * (_MP * _MW)
@@ -171,10 +174,13 @@ def _ab(g, me, depth, alpha, beta, ply):
             if f == 1 or (f == 2 and v >= beta) or (f == 3 and v <= alpha):
                 return v
     n = _c.gen(g, ply, me)
-    v = _c.settled(n, ply)
-    if v is not None:
-        return v
     st = G[_STATUS]
+    if st == _S_FIVE:
+        return _WIN - ply - 1
+    if st == _S_LOST or (st == _S_BLOCK and n == 0):
+        return ply + 2 - _WIN
+    if st == _S_THREAT:
+        return _WIN - ply - 3
     if n == 0 or g.moves >= 224:
         return 0
     ev = G[_EVAL]

@@ -74,10 +74,13 @@ def _leaf(g, me, ply, cut=_WIN):
                  G[_PLY3_WIDTH] if ply == 2 else 0)
     n = C.gen(g, ply if ply < 3 else 3, me)
     G[_NODES] += 1
-    v = C.settled(n, ply)
-    if v is not None:
-        return v
     st = G[_STATUS]
+    if st == _S_FIVE:
+        return _WIN - ply - 1
+    if st == _S_LOST or (st == _S_BLOCK and n == 0):
+        return ply + 2 - _WIN
+    if st == _S_THREAT:
+        return _WIN - ply - 3
     ev = G[_EVAL]
     p = G[_POINT] if st == _S_BLOCK else -1
     if st == _S_QUIET:
