@@ -399,6 +399,32 @@ def _snapshot(moves=b"", host=1, session=0x12345679):
     return b + bytes((c >> 8, c & 0xFF))
 
 
+@pytest.mark.parametrize("saved", [None, "gomoku.mtt"])
+def test_boot_reads_a_saved_match_only_when_there_is_one(flash, saved):
+    """With no match saved, a radio board boots to the menu without
+    loading the code that reads one (its names would stay on the heap
+    through every game after); a match cut off mid-save, under its
+    temporary name alone, is still offered."""
+    import sys
+    from host_sim import device
+    if saved:
+        (flash / saved).write_bytes(_snapshot(b"\x70\x71"))
+    dev = device.Device(board_sim, str(flash))
+    loaded = []
+    s = Script()
+    s.wait(300)
+    s.snap("boot", band(0, 240))
+    s.wait(100)
+    sim_clock.call_at(s.t * 1000,
+                      lambda: loaded.append("match_menu" in sys.modules))
+    s.wait(100)
+    snaps = run_device(board_sim, s.end(), str(flash), dev=dev).snaps
+    text = " ".join(screen_text(snaps["boot"], 240))
+    assert ("Wireless match saved" in text) == bool(saved)
+    assert ("> Start" in text) != bool(saved)
+    assert loaded == [bool(saved)]
+
+
 def test_only_b_forgets_a_saved_match(flash):
     """"Wireless match saved: A resume it, B forget it": the menu key,
     which the screen does not offer, must not delete the match."""

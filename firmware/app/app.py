@@ -86,7 +86,7 @@ class App:
     # ---- the phases ----------------------------------------------------
     def run(self):
         resume = self.phase("startup", "run")   # notes, the saved game
-        if resume is None and self.has_radio:
+        if resume is None and self.has_radio and savegame.any_match():
             self.phase("match_menu", "offer_saved")
         while True:
             if resume is None:

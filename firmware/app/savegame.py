@@ -85,6 +85,18 @@ def clear():
     remove(PATH)
 
 
+def any_match():
+    """A wireless match is saved, whole or mid-write: worth loading the
+    code that reads it."""
+    for path in (MATCH, MATCH_TMP):
+        try:
+            os.stat(path)
+            return True
+        except OSError:
+            pass
+    return False
+
+
 def remove(path):
     """Delete a file; one that is not there is no error."""
     try:
