@@ -86,7 +86,7 @@ class Screen:
                          for row in self.cells)
 
 
-def _foreground():
+def foreground():
     """In the child: Ctrl-C's SIGINT as a shell's foreground job has it
     (a test runner started in the background ignores SIGINT, and an
     ignored signal stays ignored across exec)."""
@@ -111,7 +111,7 @@ class PtyRun:
         self.p = subprocess.Popen([sys.executable, "-m", "host_sim"] + args,
                                   stdin=slave, stdout=slave,
                                   stderr=subprocess.PIPE, cwd=ROOT, env=env,
-                                  preexec_fn=_foreground)
+                                  preexec_fn=foreground)
         os.close(slave)
         import codecs
         self._utf8 = codecs.getincrementaldecoder("utf-8")("replace")

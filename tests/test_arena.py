@@ -123,9 +123,11 @@ def test_ctrl_c_ends_the_arena_and_its_brains_at_once(tmp_path):
     mark = tmp_path / "thinking"
     slow = brain_script(tmp_path, "slow", 'open(%r, "a").write("x"); '
                         'time.sleep(600)' % str(mark))
+    from term_screen import foreground
     proc = subprocess.Popen([PY, str(arena.ROOT / "tools" / "arena.py"), slow, slow,
                              "--games", "8", "--timeout", "600"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=foreground)
     while not mark.exists() or len(mark.read_text()) < 2:     # both games under way
         assert proc.poll() is None
         time.sleep(0.05)

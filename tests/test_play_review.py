@@ -132,11 +132,11 @@ def test_no_forbidden_marks_once_the_game_is_over():
 
 def test_ctrl_c_ends_the_game_quietly():
     """Ctrl-C at a question or at the prompt: status 0, no traceback."""
-    from term_screen import _foreground
+    from term_screen import foreground
     for typed in ("", "0\n1\nb\n"):
         p = subprocess.Popen([sys.executable, str(ROOT / "tools" / "play.py")],
                              stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, preexec_fn=_foreground)
+                             stderr=subprocess.PIPE, preexec_fn=foreground)
         p.stdin.write(typed.encode())
         p.stdin.flush()
         want = b"> " if typed else b"Rule ["
