@@ -137,6 +137,37 @@ def choose_move(g, rng):
             return x, y
 
 
+def other_match(packet):
+    """packet as another match nearby would send it: another session and, in
+    a packet that names a joiner (OFFER, JOIN, the ACK of a JOIN), another
+    joiner's nonce. One with another session and our joiner's nonce is no
+    other match's: only a transmitter that rewrites what it hears could send
+    it, and no packet check stops that (the handhelds then show different
+    codes: link.py)."""
+    p = bytearray(packet)
+    p[3] ^= 0x5A
+    typ = p[1]
+    at = L.HEADER + (typ == L.ACK)
+    if (typ == L.OFFER or typ == L.JOIN or typ == L.ACK and len(p) > at
+            and p[L.HEADER] == L.JOIN) and len(p) >= at + 4 + 2:
+        p[at] ^= 0x5A
+    return _sealed(p)
+
+
+def reflected(packet):
+    """packet from our session as the receiver's own role would send it."""
+    p = bytearray(packet)
+    p[2] ^= L.F_HOST
+    return _sealed(p)
+
+
+def _sealed(p):
+    n = len(p) - 2
+    c = L.crc16(p, n, L.session_key(L.session_of(p)))
+    p[n], p[n + 1] = c >> 8, c & 0xFF
+    return bytes(p)
+
+
 class MatchRun:
     """Two devices playing `games` games (rematches) with faults injected."""
 
@@ -278,24 +309,17 @@ class MatchRun:
                 continue
             ch, addr, payload = rng.choice(self.captured)
             kind = rng.randrange(5)
-            p = bytearray(payload)
+            p = payload         # kind 4: a replay of an old packet
             if kind == 0:       # random bytes
-                p = bytearray(rng.randrange(256) for _ in range(rng.randint(1, 32)))
+                p = bytes(rng.randrange(256) for _ in range(rng.randint(1, 32)))
             elif kind == 1:     # a mutated valid packet
+                p = bytearray(payload)
                 for _ in range(rng.randint(1, 3)):
                     p[rng.randrange(len(p))] = rng.randrange(256)
-            elif kind == 2:     # another session, well formed
-                p[3] ^= 0x5A
-                n = len(p) - 2
-                c = L.crc16(p, n, L.session_key(L.session_of(p)))
-                p[n], p[n + 1] = c >> 8, c & 0xFF
-            elif kind == 3:     # our session, the receiver's own role
-                if len(p) > 2:
-                    p[2] ^= L.F_HOST
-                    n = len(p) - 2
-                    c = L.crc16(p, n, L.session_key(L.session_of(p)))
-                    p[n], p[n + 1] = c >> 8, c & 0xFF
-            # kind 4: a replay of an old packet, unchanged
+            elif kind == 2:
+                p = other_match(payload)
+            elif kind == 3:
+                p = reflected(payload)
             self.medium.inject(ch, addr, bytes(p), rate=1000000)
             self.injected += 1
 

@@ -114,3 +114,43 @@ def test_a_run_whose_devices_did_as_designed_is_not_failed(seed):
     s = match.MatchRun(games=4, loss=0.2, dup=0.3, reorder=0.3, reset_every=2,
                        inject=0.2, seed=seed, rule=4).run()
     assert s["finished"] and s["winners_agree"] and s["divergences"] == 0, s
+
+
+def test_another_matchs_packets_name_another_joiner():
+    """The third transmitter's "another match" is one: its OFFER, its JOIN
+    and the ACK of that JOIN name another joiner, and this pair refuses
+    them as foreign. They named ours until the seeds below failed at 80%
+    loss: each device took one before the real one came through and paired
+    with a peer the injector made up (host and joiner showed different
+    codes), which no packet check can tell from a real peer."""
+    from test_match_fuzz import FeedRadio
+    import link as L
+    import match as M
+    host = M.Match(FeedRadio(), host=True, seed=5, now_ms=0)
+    joiner = M.Match(FeedRadio(), host=False, seed=6, now_ms=0)
+
+    def hand(packet, to, changed):
+        before = to.stats["foreign"]
+        to.link.radio.inbox.append(match.other_match(packet))
+        to.poll(0)
+        assert to.stats["foreign"] == before + 1
+        assert (to.session, to.code) == changed
+        to.link.radio.inbox.append(packet)
+        to.poll(0)
+
+    def last(m, typ):
+        return [p for p in m.link.radio.sent if p[1] == typ][-1]
+
+    joiner.poll(0)
+    host.link.radio.inbox.append(last(joiner, L.HELLO))
+    host.poll(0)
+    hand(last(host, L.OFFER), joiner, (0, None))
+    assert joiner.session == host.session           # the real offer taken
+    hand(last(joiner, L.JOIN), host, (host.session, None))
+    assert host.code is not None                    # the real JOIN
+    hand(last(host, L.ACK), joiner, (host.session, None))
+    assert joiner.state == M.PAIRED and joiner.code == host.code
+    for seed, rule in ((632, 4), (645, 0)):
+        s = match.MatchRun(games=3, loss=0.8, inject=0.5, seed=seed,
+                           rule=rule).run()
+        assert s["finished"] and s["divergences"] == 0, s
