@@ -107,6 +107,26 @@ def test_full_game_vs_ai_on_the_unix_port(tmp_path):
         assert px in colour[want.stone(i % 15, i // 15)], i
 
 
+def test_the_end_screen_lets_go_of_the_code_that_found_the_five(tmp_path):
+    """winrow, loaded at a game's end to find the five, leaves the heap once
+    the row is drawn: it lay in a level-2 game's heap peak, which runs from
+    the winning move through the rematch (0.6 KB of it on this port)."""
+    s = Script()
+    s.black_wins_two_players()
+    s.snap("bg", [(VIEW.origin(i)[0] + 1, VIEW.origin(i)[1] + 1)
+                  for i in range(225)])
+    code = LOAD_RIG % (str(tmp_path), "board_sim", {}) + """
+r = rig.run(events)
+print(json.dumps({"r": r, "snaps": rig.snaps,
+                  "held": [m for m in ("winrow", "gamestate") if m in sys.modules]}))
+"""
+    res = json.loads(run_script(code, s.end(), tmp_path).strip().splitlines()[-1])
+    assert res["r"] == "end"
+    assert [i for i in range(225) if res["snaps"]["bg"][i] == bv.WIN] == \
+        [7 * 15 + 3 + k for k in range(5)]
+    assert res["held"] == ["gamestate"]     # the game's own code stays
+
+
 def test_esp32_board_two_players_by_tilt_on_the_unix_port(tmp_path):
     """The ESP32 build: landscape ILI9341, MPU6050, three keys, no joystick."""
     import board_esp32_ili9341 as esp

@@ -411,6 +411,8 @@ class App:
         more wins; the first row, in the engine's direction order, when one
         move makes two)."""
         r = g.five()
+        if _UNLOAD:
+            sys.modules.pop("winrow", None)     # its row is all we keep
         if r:
             x, y, dx, dy, n = r
             out = self._five
