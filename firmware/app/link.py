@@ -9,8 +9,8 @@ A packet (at most 32 bytes, one radio payload):
 The radio's own CRC guards the air; this one catches packets that are not
 ours, truncated or built wrong, and ties each packet to its session. It is
 no signature: a transmitter that rewrites the packets it hears can stand
-between two handhelds as they pair, and each then shows its own code. The
-4-digit code on both screens is the players' check that they paired.
+between two handhelds as they pair, and the two then show different codes.
+The 4-digit code on both screens is the players' check that they paired.
 
 Link: addresses, one preallocated buffer each way, send now or reliably
 (retransmitted with backoff and jitter until an ACK of its seq arrives),
