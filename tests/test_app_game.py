@@ -336,6 +336,11 @@ def test_tilt_moves_cursor_without_drift_and_joystick_repeats(flash):
     s.at("release", "down")
     s.wait(300)
     s.snap("cursor4", [VIEW.origin(i) for i in ALL])
+    s.at("press", "right")
+    s.wait(3000)
+    s.at("release", "right")
+    s.wait(300)
+    s.snap("cursor5", [VIEW.origin(i) for i in ALL])
     rig = run_device(board_sim, s.end(), flash)
     assert [i for i in ALL if rig.snaps["cursor1"][i] == bv.CURSOR] \
         == [5 * 15 + 9]
@@ -346,6 +351,8 @@ def test_tilt_moves_cursor_without_drift_and_joystick_repeats(flash):
         == [moved[0] % 15]
     assert [i for i in ALL if rig.snaps["cursor4"][i] == bv.CURSOR] \
         == [14 * 15 + moved[0] % 15]
+    assert [i for i in ALL if rig.snaps["cursor5"][i] == bv.CURSOR] \
+        == [14 * 15 + 14]
 
 
 def test_missing_gyro_is_reported_and_buttons_still_play(flash, capsys):
