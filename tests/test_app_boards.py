@@ -170,6 +170,20 @@ def test_esp32_without_gyro_steers_with_its_three_keys(flash, capsys):
         assert letter + ":" not in shown.split()
 
 
+def test_a_joystick_board_without_its_gyro_names_the_joystick_in_the_menu(
+        flash):
+    """The gyro missing on a board with a joystick: once its note is read,
+    the menu's hint offers the joystick for choosing, not the tilt (gone)
+    nor only the keys (the hint of a board with neither)."""
+    s = Script(start_ms=600)
+    s.tap("place")                  # dismiss the gyro note
+    s.wait(300)
+    dev, texts = _run_recording_text(board_sim, s.end(), str(flash),
+                                     gyro=False)
+    assert "joystick: choose" in texts
+    assert not [t for t in texts if "tilt/" in t or "tilt:" in t]
+
+
 def _gyro_wires(board):
     """-> unplug(), replug(): the board's gyro module off its wires (it
     NACKs) and back, for `calls` at times on the device's clock."""
