@@ -401,6 +401,52 @@ def test_menu_choices_are_remembered_across_a_reset(flash):
     assert st.values[settings.RULE] == 1
 
 
+def test_the_ai_as_black_is_remembered_across_a_reset(flash):
+    """Black: AI chosen and a game started: after a reset (its save
+    declined) the menu still reads Black: AI, and so does the file."""
+    whole = [(x, y) for y in range(240) for x in range(240)]
+    s = Script()
+    s.tap("back")           # B: previous -> Black
+    s.tap("place")          # Black: AI
+    s.tap("menu")           # Start
+    s.tap("place")
+    s.wait(1500)            # the AI's first stone, saved
+    s.reset()
+    s.wait(1500)
+    s.tap("back")           # no thanks: to the menu
+    s.wait(300)
+    s.snap("menu", whole)
+    dev = run_device(board_sim, s.end(), flash)
+    menu = " | ".join(screen_text(dev.snaps["menu"], 240))
+    assert "Black: AI" in menu, menu
+    import settings
+    st = settings.Settings()
+    assert st.load() and st.values[settings.BLACK] == 1
+
+
+def test_the_mode_wraps_round_and_a_foreign_mode_is_cleaned(flash):
+    """A settings file naming a mode past Wireless (a good sum, a value
+    this firmware never writes) opens the menu on vs AI; stepping the mode
+    on a board with a radio goes vs AI, 2 players, Wireless, vs AI."""
+    import settings
+    v = bytes((3, 1, 0, 0))
+    (flash / settings.PATH).write_bytes(
+        bytes((0xA7,)) + v + bytes((sum(v) & 0xFF,)))
+    whole = [(x, y) for y in range(240) for x in range(240)]
+    s = Script(start_ms=700)
+    s.snap("opened", whole)
+    s.tap("menu")           # X: next -> Mode
+    for k in range(3):
+        s.tap("place")
+        s.wait(100)
+        s.snap("mode%d" % k, whole)
+    dev = run_device(board_sim, s.end(), flash)
+    seen = [" | ".join(screen_text(dev.snaps[k], 240))
+            for k in ("opened", "mode0", "mode1", "mode2")]
+    for text, mode in zip(seen, ("vs AI", "2 players", "Wireless", "vs AI")):
+        assert "Mode:  " + mode in text, text
+
+
 def _winning_row(rule, black, white):
     g = gomoku.Game(rule)
     for k, (x, y) in enumerate(black):
