@@ -161,6 +161,7 @@ def test_esp32_without_gyro_steers_with_its_three_keys(flash, capsys):
     assert "tap Place to step right" in out and "tap Place" in shown
     assert "Place: right Back: down hold Place: put stone" in texts
     assert "Place: change/start" in shown and "Menu: next" in shown
+    assert "Menu: next Back: previous" in texts     # the menu's hint
     assert "joystick" not in shown.lower() + out.lower()
     # the pause line does not read "Menu: ... Menu: next"
     assert "Paused: < Resume > Menu: next Place: ok" in texts

@@ -318,7 +318,7 @@ def test_text_stays_inside_its_line_and_is_centred(w, pad):
     assert len(xs) == len("Blackwins!") and abs(left - right) <= fw
 
 
-def test_a_line_set_as_drawn_paints_nothing_and_a_lost_one_all():
+def test_a_line_set_as_drawn_paints_nothing_and_a_refilled_one_again():
     lcd = Glass()
     line = TextLine(lcd, 0, 0, 60, 12, 6, 8, 1, 0)      # 10 cells
     line.set("Black")
@@ -332,10 +332,6 @@ def test_a_line_set_as_drawn_paints_nothing_and_a_lost_one_all():
     lcd.texts.clear()
     line.set("Bla", fg=2)                 # a new colour: all of it again
     assert lcd.fills and "".join(t[0] for t in lcd.texts).strip() == "Bla"
-    lcd.texts.clear()
-    line.lost()
-    line.set("Bla")
-    assert "".join(t[0] for t in lcd.texts).strip() == "Bla"
     lcd.texts.clear()
     line.filled(0)                        # background under it: text again
     line.set("Bla")

@@ -133,10 +133,6 @@ class Menu:
         scale = 3
         lcd.text(title, (lcd.width - len(title) * self.fw * scale) // 2, 6,
                  CURSOR, SCREEN, scale)
-        for line in self.lines:
-            line.lost()
-        self.hint.lost()
-        self.hint2.lost()
         c = self.controls
         how = _pointer(c)
         if how:

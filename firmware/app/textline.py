@@ -30,10 +30,6 @@ class TextLine:
         self.bg = bg
         self.text = " " * self.n
 
-    def lost(self):
-        """Something else drew over the line: the next set() draws it all."""
-        self.text = None
-
     def set(self, s, fg=None, bg=None):
         n = self.n
         old = self.text
