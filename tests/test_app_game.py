@@ -401,6 +401,15 @@ def test_menu_choices_are_remembered_across_a_reset(flash):
     assert st.values[settings.RULE] == 1
 
 
+def _write_settings(flash, choices):
+    """A settings file in the firmware's layout holding these choices (mode,
+    level, rule, black), with a good sum: how the menu takes any values."""
+    import settings
+    v = bytes(choices)
+    (flash / settings.PATH).write_bytes(
+        bytes((0xA7,)) + v + bytes((sum(v) & 0xFF,)))
+
+
 def test_the_ai_as_black_is_remembered_across_a_reset(flash):
     """Black: AI chosen and a game started: after a reset (its save
     declined) the menu still reads Black: AI, and so does the file."""
@@ -428,10 +437,7 @@ def test_the_mode_wraps_round_and_a_foreign_mode_is_cleaned(flash):
     """A settings file naming a mode past Wireless (a good sum, a value
     this firmware never writes) opens the menu on vs AI; stepping the mode
     on a board with a radio goes vs AI, 2 players, Wireless, vs AI."""
-    import settings
-    v = bytes((3, 1, 0, 0))
-    (flash / settings.PATH).write_bytes(
-        bytes((0xA7,)) + v + bytes((sum(v) & 0xFF,)))
+    _write_settings(flash, (3, 1, 0, 0))
     whole = [(x, y) for y in range(240) for x in range(240)]
     s = Script(start_ms=700)
     s.snap("opened", whole)
@@ -848,9 +854,7 @@ def test_the_menu_cleans_foreign_settings_and_steps_both_ways(flash):
     import settings
     # a settings file with a good sum but values this firmware never
     # offers: an unknown level, rule and colour choice
-    v = bytes((settings.MODE_AI, 9, 2, 2))
-    (flash / settings.PATH).write_bytes(
-        bytes((0xA7,)) + v + bytes((sum(v) & 0xFF,)))
+    _write_settings(flash, (settings.MODE_AI, 9, 2, 2))
     whole = [(x, y) for y in range(240) for x in range(240)]
     s = Script(start_ms=700)
     s.snap("opened", whole)
