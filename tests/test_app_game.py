@@ -413,7 +413,7 @@ def _write_settings(flash, choices):
 def test_the_ai_as_black_is_remembered_across_a_reset(flash):
     """Black: AI chosen and a game started: after a reset (its save
     declined) the menu still reads Black: AI, and so does the file."""
-    whole = [(x, y) for y in range(240) for x in range(240)]
+    whole = band(0, 240)
     s = Script()
     s.tap("back")           # B: previous -> Black
     s.tap("place")          # Black: AI
@@ -438,7 +438,7 @@ def test_the_mode_wraps_round_and_a_foreign_mode_is_cleaned(flash):
     this firmware never writes) opens the menu on vs AI; stepping the mode
     on a board with a radio goes vs AI, 2 players, Wireless, vs AI."""
     _write_settings(flash, (3, 1, 0, 0))
-    whole = [(x, y) for y in range(240) for x in range(240)]
+    whole = band(0, 240)
     s = Script(start_ms=700)
     s.snap("opened", whole)
     s.tap("menu")           # X: next -> Mode
@@ -587,7 +587,7 @@ def test_new_game_from_the_pause_menu_gives_up_the_old_save(flash):
 def test_undo_to_an_empty_board_leaves_nothing_to_resume(flash):
     """Every move taken back: there is no game to offer after a reset
     (it offered "Saved game found: ... 0 moves"), the menu comes up."""
-    whole = [(x, y) for y in range(240) for x in range(240)]
+    whole = band(0, 240)
     s = Script()
     s.tap("place")          # Start: vs AI, you play black
     s.wait(300)
@@ -608,7 +608,7 @@ def test_undo_to_an_empty_board_leaves_nothing_to_resume(flash):
 
 
 def test_resume_offer_counts_one_move_in_the_singular(flash):
-    whole = [(x, y) for y in range(240) for x in range(240)]
+    whole = band(0, 240)
     s = Script()
     s.start_two_players()
     s.place(7 * 15 + 7)
@@ -855,7 +855,7 @@ def test_the_menu_cleans_foreign_settings_and_steps_both_ways(flash):
     # a settings file with a good sum but values this firmware never
     # offers: an unknown level, rule and colour choice
     _write_settings(flash, (settings.MODE_AI, 9, 2, 2))
-    whole = [(x, y) for y in range(240) for x in range(240)]
+    whole = band(0, 240)
     s = Script(start_ms=700)
     s.snap("opened", whole)
     s.tap("back")           # B: previous -> Black
